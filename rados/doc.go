@@ -1,0 +1,8 @@
+// Package rados is radoscp's cgo layer over librados: connections in the way
+// Ceph's own tools make them, object I/O and xattrs through go-ceph, and an
+// asynchronous COPY_FROM2 that carries the destination's truncate generation,
+// which librados' own copy_from2 silently drops.
+//
+// Errors are *Error values that keep the errno; match them with errors.Is
+// against the exported sentinels.
+package rados

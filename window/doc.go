@@ -1,0 +1,7 @@
+// Package window is the sliding-window dispatcher: it keeps up to N
+// asynchronous operations in flight and hands their results back in
+// submission (offset) order, stopping at the first failure.
+//
+// It knows nothing of Ceph: an operation is anything that can be submitted
+// and later waited on.
+package window
