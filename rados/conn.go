@@ -1,0 +1,229 @@
+package rados
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	gorados "github.com/ceph/go-ceph/rados"
+)
+
+// ConnConfig says how to reach a cluster, with the same knobs as Ceph's own
+// tools: -c/--conf, --id or --name, --keyring, and CEPH_ARGS.
+type ConnConfig struct {
+	// ConfPath is the ceph.conf to read. Empty means librados' own search:
+	// $CEPH_CONF, then /etc/ceph/ceph.conf, ~/.ceph/config, ./ceph.conf.
+	ConfPath string
+	// ID is the client id ("admin" for client.admin). Name, the full
+	// "TYPE.ID", wins when both are set. Both empty means client.admin.
+	ID, Name string
+	// Keyring overrides the conf's keyring path.
+	Keyring string
+	// IgnoreCephArgs skips the CEPH_ARGS environment variable, which is
+	// otherwise applied over the conf file, as Ceph's tools do.
+	IgnoreCephArgs bool
+	// Options are further config options ("ms_inject_delay_max": "0.01"),
+	// applied last.
+	Options map[string]string
+	// ConnectTimeout bounds the wait for a monitor. Zero means 30s.
+	ConnectTimeout time.Duration
+	// OpTimeout, when positive, fails OSD and monitor operations that take
+	// longer with ETIMEDOUT instead of waiting forever.
+	OpTimeout time.Duration
+}
+
+// Conn is a connection to a cluster. It tracks the copies submitted through
+// it so that Close can wait for them: librados cannot cancel an operation in
+// flight, and shutting the client down under one would crash.
+type Conn struct {
+	rc *gorados.Conn
+
+	// life is held for reading across each submission and for writing by
+	// Close, so no copy can slip in between Close's snapshot and shutdown.
+	life   sync.RWMutex
+	closed bool
+
+	mu      sync.Mutex // guards pending and pools
+	pending map[*Copy]struct{}
+	pools   []*Pool
+}
+
+// Connect reads the configuration and connects (rados_create2,
+// rados_conf_read_file, rados_conf_parse_env, rados_connect). It fails with
+// ETIMEDOUT when no monitor answers within cfg.ConnectTimeout.
+func Connect(cfg ConnConfig) (*Conn, error) {
+	rc, err := newConn(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := configure(rc, cfg); err != nil {
+		rc.Shutdown()
+		return nil, err
+	}
+	if err := rc.Connect(); err != nil {
+		rc.Shutdown()
+		e := wrap("connect", "", err)
+		var re *Error
+		if errors.As(e, &re) {
+			re.Detail = connectHint(cfg, re.Errno)
+		}
+		return nil, e
+	}
+	return &Conn{rc: rc, pending: make(map[*Copy]struct{})}, nil
+}
+
+func newConn(cfg ConnConfig) (*gorados.Conn, error) {
+	var (
+		rc  *gorados.Conn
+		err error
+	)
+	switch {
+	case cfg.Name != "":
+		if !strings.Contains(cfg.Name, ".") {
+			return nil, fmt.Errorf("invalid --name %q: expected TYPE.ID, e.g. client.admin", cfg.Name)
+		}
+		rc, err = gorados.NewConnWithClusterAndUser("ceph", cfg.Name)
+	case cfg.ID != "":
+		rc, err = gorados.NewConnWithUser(cfg.ID)
+	default:
+		rc, err = gorados.NewConn()
+	}
+	if err != nil {
+		return nil, wrap("create client", "", err)
+	}
+	return rc, nil
+}
+
+func configure(rc *gorados.Conn, cfg ConnConfig) error {
+	if cfg.ConfPath != "" {
+		if err := rc.ReadConfigFile(cfg.ConfPath); err != nil {
+			return fmt.Errorf("read conf %s: %w", cfg.ConfPath, wrap("read conf", "", err))
+		}
+	} else if err := rc.ReadDefaultConfigFile(); err != nil {
+		return fmt.Errorf("no ceph.conf found ($CEPH_CONF, /etc/ceph/ceph.conf, ~/.ceph/config, ./ceph.conf); give one with -c: %w",
+			wrap("read conf", "", err))
+	}
+	if !cfg.IgnoreCephArgs {
+		if err := rc.ParseDefaultConfigEnv(); err != nil {
+			return fmt.Errorf("parse CEPH_ARGS: %w", wrap("parse env", "", err))
+		}
+	}
+	set := func(k, v string) error {
+		if err := rc.SetConfigOption(k, v); err != nil {
+			return fmt.Errorf("set option %s=%q: %w", k, v, wrap("set option", "", err))
+		}
+		return nil
+	}
+	if cfg.Keyring != "" {
+		if err := set("keyring", cfg.Keyring); err != nil {
+			return err
+		}
+	}
+	timeout := cfg.ConnectTimeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	if err := set("client_mount_timeout", seconds(timeout)); err != nil {
+		return err
+	}
+	if cfg.OpTimeout > 0 {
+		for _, k := range []string{"rados_osd_op_timeout", "rados_mon_op_timeout"} {
+			if err := set(k, seconds(cfg.OpTimeout)); err != nil {
+				return err
+			}
+		}
+	}
+	for k, v := range cfg.Options {
+		if err := set(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64)
+}
+
+func connectHint(cfg ConnConfig, errno syscall.Errno) string {
+	switch errno {
+	case syscall.ETIMEDOUT:
+		t := cfg.ConnectTimeout
+		if t <= 0 {
+			t = 30 * time.Second
+		}
+		return fmt.Sprintf("no monitor answered within %s; check mon_host in the conf", t)
+	case syscall.EACCES, syscall.EPERM:
+		return "authentication failed; check --id/--name and --keyring"
+	case syscall.ENOENT:
+		return "keyring or key not found; check --keyring"
+	}
+	return ""
+}
+
+// OpenPool opens an I/O context on pool, in namespace ns ("" for the
+// default namespace). A missing pool gives ENOENT naming the pool.
+func (c *Conn) OpenPool(pool, ns string) (*Pool, error) {
+	c.life.RLock()
+	defer c.life.RUnlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil, &Error{Op: "open pool", Object: pool, Errno: syscall.ESHUTDOWN}
+	}
+	io, err := c.rc.OpenIOContext(pool)
+	if err != nil {
+		return nil, wrap("open pool", pool, err)
+	}
+	io.SetNamespace(ns)
+	p := &Pool{conn: c, io: io, name: pool, ns: ns}
+	c.pools = append(c.pools, p)
+	return p, nil
+}
+
+// Raw is the underlying go-ceph connection, for callers that need go-ceph
+// directly (libradosstriper, monitor commands).
+func (c *Conn) Raw() *gorados.Conn { return c.rc }
+
+// Close waits for every copy still in flight, releases the pools and shuts
+// the client down. Copies submitted after Close fail with ESHUTDOWN.
+func (c *Conn) Close() {
+	c.life.Lock()
+	if c.closed {
+		c.life.Unlock()
+		return
+	}
+	c.closed = true
+	c.life.Unlock()
+
+	c.mu.Lock()
+	pending := make([]*Copy, 0, len(c.pending))
+	for cp := range c.pending {
+		pending = append(pending, cp)
+	}
+	c.mu.Unlock()
+
+	for _, cp := range pending {
+		_ = cp.Wait()
+	}
+	for _, p := range c.pools {
+		p.io.Destroy()
+	}
+	c.rc.Shutdown()
+}
+
+func (c *Conn) track(cp *Copy) {
+	c.mu.Lock()
+	c.pending[cp] = struct{}{}
+	c.mu.Unlock()
+}
+
+func (c *Conn) untrack(cp *Copy) {
+	c.mu.Lock()
+	delete(c.pending, cp)
+	c.mu.Unlock()
+}

@@ -1,0 +1,55 @@
+package rados
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A monitor address nobody listens on must fail within the timeout with
+// ETIMEDOUT and a hint, not hang.
+func TestConnectTimeout(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // now nothing answers there
+
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "ceph.conf")
+	keyring := filepath.Join(dir, "keyring")
+	os.WriteFile(conf, []byte("[global]\nmon_host = v2:"+addr+"\nauth_client_required = none\n"), 0o600)
+	os.WriteFile(keyring, nil, 0o600)
+
+	start := time.Now()
+	_, err = Connect(ConnConfig{ConfPath: conf, Keyring: keyring, IgnoreCephArgs: true, ConnectTimeout: 2 * time.Second})
+	if err == nil {
+		t.Fatal("connect to a dead monitor succeeded")
+	}
+	if elapsed := time.Since(start); elapsed > 60*time.Second {
+		t.Fatalf("connect took %s, want about the 2s timeout", elapsed)
+	}
+	if !errors.Is(err, ErrTimedOut) || !strings.Contains(err.Error(), "no monitor answered") {
+		t.Fatalf("got %v, want ETIMEDOUT with a hint", err)
+	}
+}
+
+func TestConnectMissingConf(t *testing.T) {
+	_, err := Connect(ConnConfig{ConfPath: filepath.Join(t.TempDir(), "nope.conf"), IgnoreCephArgs: true})
+	if err == nil || !strings.Contains(err.Error(), "nope.conf") || !errors.Is(err, syscall.ENOENT) {
+		t.Fatalf("got %v, want ENOENT naming the conf", err)
+	}
+}
+
+func TestConnectBadName(t *testing.T) {
+	_, err := Connect(ConnConfig{Name: "admin"})
+	if err == nil || !strings.Contains(err.Error(), `"admin"`) {
+		t.Fatalf("got %v, want an error naming the bad --name", err)
+	}
+}

@@ -1,0 +1,57 @@
+// Declarations of radoscp's small C++ layer over librados.hpp. Go calls only
+// these C functions; no C or C++ code here keeps a Go pointer.
+#ifndef RADOSCP_COPYFROM_H
+#define RADOSCP_COPYFROM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <rados/librados.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Returned when the op librados built does not look exactly like the
+// COPY_FROM2 radoscp expects, so its truncate flag cannot be set safely.
+// The op is not sent. Distinct from every errno librados returns.
+#define RADOSCP_ELAYOUT 4095
+
+typedef struct radoscp_copy radoscp_copy;
+
+typedef struct radoscp_copy_args {
+	const char *src_oid;
+	size_t src_oid_len;
+	const char *dst_oid;
+	size_t dst_oid_len;
+	uint64_t src_version;  // 0: any version
+	uint32_t src_fadvise;  // LIBRADOS_OP_FLAG_FADVISE_* for reading the source
+	uint32_t dst_fadvise;  // LIBRADOS_OP_FLAG_FADVISE_* for writing the destination
+	int with_truncate;     // set CEPH_OSD_COPY_FROM_FLAG_TRUNCATE_SEQ
+	uint32_t truncate_seq;
+	uint64_t truncate_size;
+} radoscp_copy_args;
+
+// radoscp_copy_submit issues COPY_FROM2 (ObjectWriteOperation::copy_from2
+// plus aio_operate) of args->src_oid in src into args->dst_oid in dst. It
+// returns 0 and a handle in *out that must be passed to radoscp_copy_wait
+// exactly once, or a negative errno (or -RADOSCP_ELAYOUT) with nothing sent.
+int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
+			const radoscp_copy_args *args, radoscp_copy **out);
+
+// radoscp_copy_wait blocks until the copy completes
+// (AioCompletion::wait_for_complete_and_cb), frees the handle and returns
+// the OSD's result: 0 or a negative errno. *latency_ns is the time from
+// submission to completion.
+int radoscp_copy_wait(radoscp_copy *c, uint64_t *latency_ns);
+
+// radoscp_stat_version stats an object (ObjectReadOperation::stat2) and
+// reports its size, mtime and object version. Returns 0 or a negative errno.
+int radoscp_stat_version(rados_ioctx_t io, const char *oid, size_t oid_len,
+			 uint64_t *size, int64_t *mtime_sec, int64_t *mtime_nsec,
+			 uint64_t *version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

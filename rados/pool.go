@@ -1,0 +1,132 @@
+package rados
+
+import (
+	"errors"
+	"syscall"
+	"time"
+	"unsafe"
+
+	gorados "github.com/ceph/go-ceph/rados"
+)
+
+/*
+#include <stdlib.h>
+#include "copyfrom.h"
+*/
+import "C"
+
+// Pool is an I/O context: one pool and one namespace of a connection. It is
+// safe for concurrent use, and valid until its connection is closed.
+type Pool struct {
+	conn     *Conn
+	io       *gorados.IOContext
+	name, ns string
+}
+
+// Name is the pool's name.
+func (p *Pool) Name() string { return p.name }
+
+// Namespace is the namespace objects are addressed in ("" for the default).
+func (p *Pool) Namespace() string { return p.ns }
+
+// IOContext is the underlying go-ceph I/O context.
+func (p *Pool) IOContext() *gorados.IOContext { return p.io }
+
+// Ref names an object for messages: "pool/object" or "pool/ns/object".
+func (p *Pool) Ref(oid string) string {
+	if p.ns == "" {
+		return p.name + "/" + oid
+	}
+	return p.name + "/" + p.ns + "/" + oid
+}
+
+// ObjectStat is what a stat returns, with the object's version so that a
+// copy can be pinned to it.
+type ObjectStat struct {
+	Size    uint64
+	ModTime time.Time
+	Version uint64
+}
+
+// Stat stats oid (ObjectReadOperation::stat2, with the version from the
+// completion). A missing object gives ErrNotFound.
+func (p *Pool) Stat(oid string) (ObjectStat, error) {
+	coid := C.CString(oid)
+	defer C.free(unsafe.Pointer(coid))
+	var size, version C.uint64_t
+	var sec, nsec C.int64_t
+	ret := C.radoscp_stat_version(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)),
+		&size, &sec, &nsec, &version)
+	if ret < 0 {
+		return ObjectStat{}, errnoError("stat", p.Ref(oid), int(ret))
+	}
+	return ObjectStat{Size: uint64(size), ModTime: time.Unix(int64(sec), int64(nsec)), Version: uint64(version)}, nil
+}
+
+// Read reads up to len(buf) bytes of oid at off (rados_read). Reading past
+// the object's end returns fewer bytes, not an error.
+func (p *Pool) Read(oid string, buf []byte, off uint64) (int, error) {
+	if len(buf) == 0 {
+		return 0, nil
+	}
+	n, err := p.io.Read(oid, buf, off)
+	return n, wrap("read", p.Ref(oid), err)
+}
+
+// Write writes data into oid at off (rados_write).
+func (p *Pool) Write(oid string, data []byte, off uint64) error {
+	if len(data) == 0 {
+		return nil
+	}
+	return wrap("write", p.Ref(oid), p.io.Write(oid, data, off))
+}
+
+// WriteFull replaces oid's data with data (rados_write_full).
+func (p *Pool) WriteFull(oid string, data []byte) error {
+	return wrap("write_full", p.Ref(oid), p.io.WriteFull(oid, data))
+}
+
+// Truncate sets oid's size (rados_trunc), creating it if missing.
+func (p *Pool) Truncate(oid string, size uint64) error {
+	return wrap("truncate", p.Ref(oid), p.io.Truncate(oid, size))
+}
+
+// Remove deletes oid (rados_remove). A missing object gives ErrNotFound.
+func (p *Pool) Remove(oid string) error {
+	return wrap("remove", p.Ref(oid), p.io.Delete(oid))
+}
+
+// Xattr reads one xattr of oid (rados_getxattr). A missing attribute gives
+// ENODATA, a missing object ErrNotFound.
+func (p *Pool) Xattr(oid, name string) ([]byte, error) {
+	size := 256
+	for {
+		buf := make([]byte, size)
+		n, err := p.io.GetXattr(oid, name, buf)
+		err = wrap("getxattr "+name, p.Ref(oid), err)
+		if errors.Is(err, syscall.ERANGE) && size < 1<<24 {
+			size *= 16
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return buf[:n], nil
+	}
+}
+
+// SetXattr sets one xattr of oid (rados_setxattr).
+func (p *Pool) SetXattr(oid, name string, value []byte) error {
+	return wrap("setxattr "+name, p.Ref(oid), p.io.SetXattr(oid, name, value))
+}
+
+// Xattrs lists all xattrs of oid with their values (rados_getxattrs).
+func (p *Pool) Xattrs(oid string) (map[string][]byte, error) {
+	m, err := p.io.ListXattrs(oid)
+	return m, wrap("getxattrs", p.Ref(oid), err)
+}
+
+// RmXattr removes one xattr of oid (rados_rmxattr).
+func (p *Pool) RmXattr(oid, name string) error {
+	return wrap("rmxattr "+name, p.Ref(oid), p.io.RmXattr(oid, name))
+}
