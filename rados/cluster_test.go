@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/rados/objtest"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -307,4 +308,9 @@ func TestOpenMissingPool(t *testing.T) {
 	if !errors.Is(err, rados.ErrNotFound) || !strings.Contains(err.Error(), "no-such-pool") {
 		t.Fatalf("got %v, want ENOENT naming the pool", err)
 	}
+}
+
+func TestConformance(t *testing.T) {
+	c := connect(t, rados.ConnConfig{})
+	objtest.Run(t, openPool(t, c, "radoscp-a", ""), openPool(t, c, "radoscp-b", ""), test.UniqueName(t))
 }

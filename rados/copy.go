@@ -11,7 +11,7 @@ import (
 #cgo LDFLAGS: -lrados -lstdc++
 #cgo CXXFLAGS: -std=c++17 -O2
 #include <stdlib.h>
-#include "copyfrom.h"
+#include "radoscp.h"
 */
 import "C"
 

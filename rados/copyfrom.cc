@@ -8,7 +8,7 @@
 // and sets it, after checking every field it can see against what it was
 // asked to build. Any mismatch refuses the copy: a mangled op is never sent.
 
-#include "copyfrom.h"
+#include "radoscp.h"
 
 #include <atomic>
 #include <cerrno>

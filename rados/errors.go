@@ -102,3 +102,7 @@ func errnoError(op, object string, ret int) error {
 	}
 	return &Error{Op: op, Object: object, Errno: syscall.Errno(-ret)}
 }
+
+// ErrnoError wraps an error from go-ceph as an *Error for op on object,
+// keeping its errno, for callers that use go-ceph directly.
+func ErrnoError(op, object string, err error) error { return wrap(op, object, err) }

@@ -11,7 +11,7 @@ import (
 
 /*
 #include <stdlib.h>
-#include "copyfrom.h"
+#include "radoscp.h"
 */
 import "C"
 
@@ -129,4 +129,22 @@ func (p *Pool) Xattrs(oid string) (map[string][]byte, error) {
 // RmXattr removes one xattr of oid (rados_rmxattr).
 func (p *Pool) RmXattr(oid, name string) error {
 	return wrap("rmxattr "+name, p.Ref(oid), p.io.RmXattr(oid, name))
+}
+
+// GrowXattr sets the decimal-number xattr name of oid to value unless it
+// already holds a number at least as large, atomically (cmpxattr GT plus
+// setxattr in one op), as libradosstriper grows striper.size. It reports
+// whether the value was stored.
+func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
+	coid, cname := C.CString(oid), C.CString(name)
+	defer C.free(unsafe.Pointer(coid))
+	defer C.free(unsafe.Pointer(cname))
+	ret := C.radoscp_grow_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(value))
+	if syscall.Errno(-ret) == syscall.ECANCELED {
+		return false, nil
+	}
+	if ret < 0 {
+		return false, errnoError("grow xattr "+name, p.Ref(oid), int(ret))
+	}
+	return true, nil
 }

@@ -1,7 +1,7 @@
 // Declarations of radoscp's small C++ layer over librados.hpp. Go calls only
 // these C functions; no C or C++ code here keeps a Go pointer.
-#ifndef RADOSCP_COPYFROM_H
-#define RADOSCP_COPYFROM_H
+#ifndef RADOSCP_RADOSCP_H
+#define RADOSCP_RADOSCP_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -49,6 +49,14 @@ int radoscp_copy_wait(radoscp_copy *c, uint64_t *latency_ns);
 int radoscp_stat_version(rados_ioctx_t io, const char *oid, size_t oid_len,
 			 uint64_t *size, int64_t *mtime_sec, int64_t *mtime_nsec,
 			 uint64_t *version);
+
+// radoscp_grow_xattr sets the decimal xattr name of oid to value only if
+// value is greater than the number it holds, atomically
+// (ObjectWriteOperation::cmpxattr with LIBRADOS_CMPXATTR_OP_GT, then
+// setxattr), as libradosstriper grows striper.size. Returns 0, -ECANCELED
+// when the stored value is not smaller, or another negative errno.
+int radoscp_grow_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
+		       const char *name, uint64_t value);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,172 @@
+package fake
+
+import (
+	"bytes"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/radoscp/radoscp/rados"
+)
+
+// Store is a set of pools sharing one lock, so copies between them are
+// atomic like the OSD's.
+type Store struct {
+	mu      sync.Mutex
+	objects map[string]*object // by Ref
+	// Latency, if set, is how long each copy-from takes.
+	Latency func(dstOid string) time.Duration
+	// Generations records the generation each copy-from sent, by Ref.
+	Generations map[string]rados.Generation
+}
+
+type object struct {
+	data  []byte
+	xattr map[string][]byte
+}
+
+// New returns an empty store.
+func New() *Store {
+	return &Store{objects: map[string]*object{}, Generations: map[string]rados.Generation{}}
+}
+
+// Pool returns pool name of the store.
+func (s *Store) Pool(name string) *Pool { return &Pool{s: s, name: name} }
+
+// Pool is one pool of a Store.
+type Pool struct {
+	s    *Store
+	name string
+}
+
+var _ rados.Objects = (*Pool)(nil)
+
+func (p *Pool) Base() *rados.Pool     { return nil }
+func (p *Pool) Ref(oid string) string { return p.name + "/" + oid }
+func (p *Pool) notFound(op, oid string) error {
+	return &rados.Error{Op: op, Object: p.Ref(oid), Errno: syscall.ENOENT}
+}
+
+// Has reports whether oid exists.
+func (p *Pool) Has(oid string) bool {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	_, ok := p.s.objects[p.Ref(oid)]
+	return ok
+}
+
+func (p *Pool) Stat(oid string) (rados.ObjectStat, error) {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o, ok := p.s.objects[p.Ref(oid)]
+	if !ok {
+		return rados.ObjectStat{}, p.notFound("stat", oid)
+	}
+	return rados.ObjectStat{Size: uint64(len(o.data))}, nil
+}
+
+func (p *Pool) Read(oid string, buf []byte, off uint64) (int, error) {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o, ok := p.s.objects[p.Ref(oid)]
+	if !ok {
+		return 0, p.notFound("read", oid)
+	}
+	if off >= uint64(len(o.data)) {
+		return 0, nil
+	}
+	return copy(buf, o.data[off:]), nil
+}
+
+func (p *Pool) obj(oid string) *object {
+	o, ok := p.s.objects[p.Ref(oid)]
+	if !ok {
+		o = &object{xattr: map[string][]byte{}}
+		p.s.objects[p.Ref(oid)] = o
+	}
+	return o
+}
+
+func (p *Pool) Write(oid string, data []byte, off uint64) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o := p.obj(oid)
+	if end := off + uint64(len(data)); end > uint64(len(o.data)) {
+		o.data = append(o.data, make([]byte, end-uint64(len(o.data)))...)
+	}
+	copy(o.data[off:], data)
+	return nil
+}
+
+func (p *Pool) WriteFull(oid string, data []byte) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	p.obj(oid).data = bytes.Clone(data)
+	return nil
+}
+
+func (p *Pool) Truncate(oid string, size uint64) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o := p.obj(oid)
+	if size <= uint64(len(o.data)) {
+		o.data = o.data[:size]
+	} else {
+		o.data = append(o.data, make([]byte, size-uint64(len(o.data)))...)
+	}
+	return nil
+}
+
+func (p *Pool) Remove(oid string) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	if _, ok := p.s.objects[p.Ref(oid)]; !ok {
+		return p.notFound("remove", oid)
+	}
+	delete(p.s.objects, p.Ref(oid))
+	return nil
+}
+
+// Submit copies at once, atomically, and completes after Latency.
+func (p *Pool) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
+	sp, ok := src.(*Pool)
+	if !ok || sp.s != p.s {
+		return nil, &rados.Error{Op: "copy", Object: src.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.EXDEV}
+	}
+	var lat time.Duration
+	if p.s.Latency != nil {
+		lat = p.s.Latency(dstOid)
+	}
+	c := &copyOp{done: make(chan struct{}), latency: lat}
+	go func() {
+		time.Sleep(lat)
+		p.s.mu.Lock()
+		so, ok := p.s.objects[sp.Ref(srcOid)]
+		if !ok {
+			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ENOENT}
+		} else {
+			x := make(map[string][]byte, len(so.xattr))
+			for k, v := range so.xattr {
+				x[k] = bytes.Clone(v)
+			}
+			p.s.objects[p.Ref(dstOid)] = &object{data: bytes.Clone(so.data), xattr: x}
+			p.s.Generations[p.Ref(dstOid)] = o.Generation
+		}
+		p.s.mu.Unlock()
+		close(c.done)
+	}()
+	return c, nil
+}
+
+type copyOp struct {
+	done    chan struct{}
+	err     error
+	latency time.Duration
+}
+
+func (c *copyOp) Wait() error {
+	<-c.done
+	return c.err
+}
+
+func (c *copyOp) Latency() time.Duration { return c.latency }
