@@ -1,0 +1,189 @@
+package radoscp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/truncate"
+)
+
+// ErrInvalid marks a copy refused for its arguments, before anything was
+// written: errors.Is(err, ErrInvalid).
+var ErrInvalid = errors.New("invalid copy")
+
+// DefaultWindow is how many copies are kept in flight unless told otherwise.
+const DefaultWindow = 16
+
+// DefaultChunk bounds one client read-and-write.
+const DefaultChunk = 4 << 20
+
+// Source is what a copy reads: objects, their layout and naming, and the
+// file's size. Bytes at or past Size are not part of it.
+type Source struct {
+	Objects rados.Objects
+	Layout  layout.Layout
+	Names   layout.Namer
+	Size    uint64
+}
+
+// Options tune one copy. The zero value is the default.
+type Options struct {
+	// Window is how many operations are kept in flight; it is read once
+	// when the copy starts. 0 or less means 1.
+	Window int
+	// Chunk bounds each client read-and-write; 0 means DefaultChunk.
+	Chunk uint64
+	// OffloadOnly fails a copy that would move data through the client.
+	OffloadOnly bool
+	// SrcFadvise and DstFadvise are passed with every copy-from.
+	SrcFadvise, DstFadvise rados.Fadvise
+}
+
+// Result is what a copy did. On failure it is still valid: Bytes is the
+// complete prefix, published.
+type Result struct {
+	// Bytes is the contiguous prefix copied, from dstOff: every byte of
+	// it is in place and published.
+	Bytes uint64
+	// PublishedEOF is the destination's EOF afterwards.
+	PublishedEOF uint64
+	// Objects is how many objects copy-from copied.
+	Objects uint64
+	// Generation is the destination generation sent with every copy-from.
+	Generation rados.Generation
+	// Window is the effective window: 1 when Serial.
+	Window int
+	// Serial is set when the copy went into existing data and so ran one
+	// operation at a time.
+	Serial bool
+	// Fallback is set when some data went through the client because
+	// copy-from could not be used (layouts, alignment, or no support).
+	Fallback bool
+	// CutBack is set when a failure left speculative objects that were
+	// cut back to the published EOF.
+	CutBack bool
+	Elapsed time.Duration
+}
+
+// Copy copies length bytes of src from srcOff into dst at dstOff. Whole
+// object sets go to the OSDs as COPY_FROM2, up to o.Window at once; the rest
+// is read and written in chunks. Copies that start before dst's EOF write
+// into existing data and run one operation at a time, so that a failure
+// leaves everything outside the copied prefix as it was.
+//
+// The first failed operation decides the result: Result.Bytes is the
+// prefix before it, which is published, and whatever later operations
+// wrote past it is cut back so that it can never be read. A failure before
+// any byte was copied leaves dst's EOF unchanged. Invalid arguments are
+// reported before anything is written.
+//
+// On cancellation of ctx, Copy stops submitting, waits for every operation
+// in flight (librados cannot cancel them), publishes the complete prefix,
+// cuts back the rest and returns an error wrapping ctx.Err().
+func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst truncate.Destination, dstOff, length uint64, o Options) (Result, error) {
+	start := time.Now()
+	res := Result{PublishedEOF: dst.EOF(), Generation: dst.Generation()}
+	if err := validate(src, srcOff, dst, dstOff, length); err != nil {
+		return res, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	width := max(o.Window, 1)
+	origEOF := dst.EOF()
+	if dstOff < origEOF {
+		// A cut-back there would discard data that was already in
+		// the file; one at a time, nothing is written past a failure.
+		width, res.Serial = 1, true
+	}
+	res.Window = width
+	e.obs.Window(width)
+	chunk := o.Chunk
+	if chunk == 0 {
+		chunk = DefaultChunk
+	}
+
+	cp := &copier{e: e, src: src, dst: dst, opts: o, serial: res.Serial, origEOF: origEOF, res: &res,
+		buffers: newBufferPool(width, max(chunk, src.Layout.ObjectSize))}
+	var reach uint64 = dstOff
+	done := uint64(0)
+	var err error
+	for done < length {
+		var r phaseResult
+		r, err = cp.phase(ctx, srcOff+done, dstOff+done, length-done, width, chunk)
+		done += r.bytes
+		reach = max(reach, r.reach)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, rados.ErrNotSupported) && r.copyFrom && e.Offload() {
+			e.disableOffload(err)
+			err = nil
+			continue
+		}
+		break
+	}
+	res.Bytes = done
+
+	if done > 0 {
+		if perr := dst.Publish(dstOff + done); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}
+	res.PublishedEOF = dst.EOF()
+	if err != nil && !res.Serial && reach > res.PublishedEOF {
+		res.CutBack = true
+		e.obs.CutBack()
+		if cerr := dst.CutBack(dstOff, reach); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res, err
+}
+
+func validate(src Source, srcOff uint64, dst truncate.Destination, dstOff, length uint64) error {
+	if err := src.Layout.Validate(); err != nil {
+		return fmt.Errorf("source: %w", err)
+	}
+	if err := dst.Layout().Validate(); err != nil {
+		return fmt.Errorf("destination: %w", err)
+	}
+	if srcOff > math.MaxUint64-length {
+		return fmt.Errorf("source offset %d + length %d overflows", srcOff, length)
+	}
+	if dstOff > math.MaxUint64-length {
+		return fmt.Errorf("destination offset %d + length %d overflows", dstOff, length)
+	}
+	if srcOff+length > src.Size {
+		return fmt.Errorf("range [%d, %d) runs past the source's EOF %d", srcOff, srcOff+length, src.Size)
+	}
+	if length > 0 && sameObjects(src, srcOff, dst, dstOff, length) {
+		return fmt.Errorf("source and destination overlap in the same objects (%s)", src.Objects.Ref(src.Names.ObjectName(0)))
+	}
+	return nil
+}
+
+// sameObjects reports whether the copy would read and write one object:
+// same pool and namespace, same object names, overlapping object ranges.
+func sameObjects(src Source, srcOff uint64, dst truncate.Destination, dstOff, length uint64) bool {
+	if src.Objects.Ref(src.Names.ObjectName(0)) != dst.Objects().Ref(dst.Names().ObjectName(0)) {
+		return false
+	}
+	sl, dl := src.Layout, dst.Layout()
+	sFirst, sEnd := firstObject(sl, srcOff), objectsEnd(sl, srcOff+length)
+	dFirst, dEnd := firstObject(dl, dstOff), objectsEnd(dl, dstOff+length)
+	return sFirst < dEnd && dFirst < sEnd
+}
+
+// firstObject and objectsEnd bound the object numbers a byte range can
+// touch: whole object sets, which is coarse but never misses one.
+func firstObject(l layout.Layout, off uint64) uint64 {
+	return off / l.SetSize() * l.StripeCount
+}
+
+func objectsEnd(l layout.Layout, end uint64) uint64 {
+	return (end + l.SetSize() - 1) / l.SetSize() * l.StripeCount
+}

@@ -1,0 +1,406 @@
+package radoscp_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/rados/fake"
+	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/truncate"
+)
+
+var (
+	srcNames = layout.Prefix("src")
+	dstNames = layout.Prefix("dst")
+)
+
+// fixture is a source file in a fake store and a destination pool that
+// faults and counting can wrap.
+type fixture struct {
+	store  *fake.Store
+	srcP   *fake.Pool
+	dstP   *fake.Pool
+	dst    *counting // what the engine writes through
+	data   []byte
+	source radoscp.Source
+	obs    *recorder
+	engine *radoscp.Engine
+}
+
+func newFixture(t testing.TB, l layout.Layout, size int, rules ...faults.Rule) *fixture {
+	f := &fixture{store: fake.New(), data: randomData(uint64(size), size), obs: &recorder{}}
+	f.srcP, f.dstP = f.store.Pool("a"), f.store.Pool("b")
+	writeFile(t, f.srcP, l, srcNames, 0, f.data)
+	var dst rados.Objects = f.dstP
+	if len(rules) > 0 {
+		dst = faults.New(1, rules...).Wrap(dst)
+	}
+	f.dst = &counting{Objects: dst}
+	f.source = radoscp.Source{Objects: f.srcP, Layout: l, Names: srcNames, Size: uint64(size)}
+	f.engine = radoscp.NewEngine(f.obs, nil)
+	return f
+}
+
+func (f *fixture) raw(eof uint64) *truncate.Raw {
+	return truncate.NewRaw(f.dst, f.source.Layout, "dst", eof)
+}
+
+func (f *fixture) read(t testing.TB, off, n uint64) []byte {
+	return readFile(t, f.dstP, f.source.Layout, dstNames, off, n)
+}
+
+// objectsFrom lists destination object numbers >= from that exist.
+func (f *fixture) objectsFrom(from, to uint64) []uint64 {
+	var found []uint64
+	for i := from; i < to; i++ {
+		if f.dstP.Has(dstNames.ObjectName(i)) {
+			found = append(found, i)
+		}
+	}
+	return found
+}
+
+const obj = 64 << 10
+
+func TestWindowSweep(t *testing.T) {
+	for _, w := range []int{1, 2, 4, 8, 16, 32, 64} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			f := newFixture(t, small, 20*obj)
+			f.store.Latency = func(string) time.Duration { return time.Millisecond }
+			res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 20*obj, radoscp.Options{Window: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bytes != 20*obj || res.PublishedEOF != 20*obj || res.Objects != 20 || res.Window != w || res.Serial || res.Fallback {
+				t.Fatalf("result %+v", res)
+			}
+			if got := f.dst.maxInFlight.Load(); got > int64(w) || (w <= 20 && got != int64(w)) {
+				t.Fatalf("max in flight %d with window %d", got, w)
+			}
+			assertEqual(t, "copy", f.read(t, 0, 20*obj), f.data)
+		})
+	}
+}
+
+func TestWindowZeroMeansOne(t *testing.T) {
+	f := newFixture(t, small, 4*obj)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 4*obj, radoscp.Options{Window: 0})
+	if err != nil || res.Window != 1 || f.dst.maxInFlight.Load() != 1 {
+		t.Fatalf("result %+v, err %v, max in flight %d", res, err, f.dst.maxInFlight.Load())
+	}
+}
+
+// The kernel patch's 66 MiB case in miniature: whole objects plus a
+// trailing partial one, which the client reads and writes.
+func TestTrailingPartialObject(t *testing.T) {
+	size := 66*obj/4 + 12345
+	f := newFixture(t, small, size)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, uint64(size), radoscp.Options{Window: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Bytes != uint64(size) || !res.Fallback || res.Objects != uint64(size/obj) {
+		t.Fatalf("result %+v", res)
+	}
+	assertEqual(t, "copy", f.read(t, 0, uint64(size)), f.data)
+}
+
+func TestUnalignedOffsets(t *testing.T) {
+	for _, tc := range []struct{ srcOff, dstOff, length uint64 }{
+		{1000, 1000, 5*obj + 10},  // same misalignment: head, whole objects, tail
+		{0, 1000, 5 * obj},        // different misalignment: all through the client
+		{obj - 1, obj - 1, 2},     // a range straddling two objects
+		{3 * obj, 0, 2*obj + 100}, // aligned, different positions
+	} {
+		t.Run(fmt.Sprintf("%d_%d_%d", tc.srcOff, tc.dstOff, tc.length), func(t *testing.T) {
+			f := newFixture(t, small, 8*obj)
+			res, err := f.engine.Copy(context.Background(), f.source, tc.srcOff, f.raw(0), tc.dstOff, tc.length, radoscp.Options{Window: 4})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Bytes != tc.length || res.PublishedEOF != tc.dstOff+tc.length {
+				t.Fatalf("result %+v", res)
+			}
+			assertEqual(t, "copy", f.read(t, tc.dstOff, tc.length), f.data[tc.srcOff:tc.srcOff+tc.length])
+			assertEqual(t, "hole before the copy", f.read(t, 0, tc.dstOff), make([]byte, tc.dstOff))
+		})
+	}
+}
+
+func TestStripedLayout(t *testing.T) {
+	set := striped.SetSize()
+	f := newFixture(t, striped, int(4*set+5000))
+	res, err := f.engine.Copy(context.Background(), f.source, 0, truncate.NewRaw(f.dst, striped, "dst", 0), 0, 4*set+5000, radoscp.Options{Window: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Objects != 12 || res.Bytes != 4*set+5000 {
+		t.Fatalf("result %+v", res)
+	}
+	assertEqual(t, "striped copy", readFile(t, f.dstP, striped, dstNames, 0, 4*set+5000), f.data)
+}
+
+func TestFirstObjectFailure(t *testing.T) {
+	f := newFixture(t, small, 8*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(0), Errno: syscall.EIO})
+	f.store.Latency = func(string) time.Duration { return time.Millisecond }
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 8*obj, radoscp.Options{Window: 8})
+	if !errors.Is(err, rados.ErrIO) || !strings.Contains(err.Error(), "dst.00000000") {
+		t.Fatalf("got %v, want EIO naming the object", err)
+	}
+	if res.Bytes != 0 || res.PublishedEOF != 0 || !res.CutBack {
+		t.Fatalf("result %+v", res)
+	}
+	if left := f.objectsFrom(0, 8); len(left) != 0 {
+		t.Fatalf("objects %v left past EOF 0", left)
+	}
+}
+
+// Objects after the failed one complete first (no latency on them), so
+// they really are written, and then cut back.
+func TestMidCopyFailurePublishesOnlyThePrefix(t *testing.T) {
+	f := newFixture(t, small, 16*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(5), Errno: syscall.EIO, Delay: 20 * time.Millisecond})
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 16*obj, radoscp.Options{Window: 16})
+	if !errors.Is(err, rados.ErrIO) {
+		t.Fatalf("got %v, want EIO", err)
+	}
+	if res.Bytes != 5*obj || res.PublishedEOF != 5*obj || !res.CutBack {
+		t.Fatalf("result %+v", res)
+	}
+	assertEqual(t, "prefix", f.read(t, 0, 5*obj), f.data[:5*obj])
+	if left := f.objectsFrom(5, 16); len(left) != 0 {
+		t.Fatalf("speculative objects %v survived the cut-back", left)
+	}
+	if f.obs.cutbacks != 1 || f.obs.progress != 5*obj {
+		t.Fatalf("observer saw %d cut-backs, progress %d", f.obs.cutbacks, f.obs.progress)
+	}
+}
+
+func TestStripedFailureMidSetPublishesWholeSets(t *testing.T) {
+	set := striped.SetSize()
+	f := newFixture(t, striped, int(4*set))
+	faulty := faults.New(1, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(7), Errno: syscall.EIO})
+	dst := truncate.NewRaw(faulty.Wrap(f.dstP), striped, "dst", 0)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, dst, 0, 4*set, radoscp.Options{Window: 12})
+	if !errors.Is(err, rados.ErrIO) {
+		t.Fatalf("got %v, want EIO", err)
+	}
+	// Object 7 is in set 2: sets 0 and 1 are the prefix.
+	if res.Bytes != 2*set || res.PublishedEOF != 2*set {
+		t.Fatalf("result %+v", res)
+	}
+	assertEqual(t, "prefix", readFile(t, f.dstP, striped, dstNames, 0, 2*set), f.data[:2*set])
+	if left := f.objectsFrom(6, 12); len(left) != 0 {
+		t.Fatalf("objects %v past the prefix survived", left)
+	}
+}
+
+// An I/O error of an earlier object outranks a later submission failure.
+func TestIOErrorBeatsLaterSubmissionFailure(t *testing.T) {
+	f := newFixture(t, small, 10*obj,
+		faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(3), Errno: syscall.EIO, Delay: 10 * time.Millisecond},
+		faults.Rule{Kind: faults.SubmitCopy, Object: dstNames.ObjectName(6), Errno: syscall.ENOMEM})
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 10*obj, radoscp.Options{Window: 8})
+	if !errors.Is(err, rados.ErrIO) || errors.Is(err, syscall.ENOMEM) {
+		t.Fatalf("got %v, want the EIO of object 3", err)
+	}
+	if res.Bytes != 3*obj {
+		t.Fatalf("result %+v", res)
+	}
+	if left := f.objectsFrom(3, 10); len(left) != 0 {
+		t.Fatalf("objects %v past the prefix survived", left)
+	}
+}
+
+func TestSubmissionFailureAlone(t *testing.T) {
+	f := newFixture(t, small, 10*obj, faults.Rule{Kind: faults.SubmitCopy, Object: dstNames.ObjectName(6), Errno: syscall.ENOMEM})
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 10*obj, radoscp.Options{Window: 4})
+	if !errors.Is(err, syscall.ENOMEM) || res.Bytes != 6*obj || res.PublishedEOF != 6*obj {
+		t.Fatalf("got %+v, %v; want ENOMEM after 6 objects", res, err)
+	}
+}
+
+// A total failure at an offset past EOF keeps the old EOF and the hole.
+func TestTotalFailurePastEOFKeepsEOFAndHole(t *testing.T) {
+	f := newFixture(t, small, 8*obj, faults.Rule{Kind: faults.Copy, Errno: syscall.EIO})
+	old := randomData(99, 2*obj)
+	writeFile(t, f.dstP, small, dstNames, 0, old)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(2*obj), 5*obj, 3*obj, radoscp.Options{Window: 8})
+	if !errors.Is(err, rados.ErrIO) {
+		t.Fatalf("got %v", err)
+	}
+	if res.Bytes != 0 || res.PublishedEOF != 2*obj {
+		t.Fatalf("result %+v", res)
+	}
+	assertEqual(t, "data before EOF", f.read(t, 0, 2*obj), old)
+	if left := f.objectsFrom(2, 8); len(left) != 0 {
+		t.Fatalf("objects %v past EOF", left)
+	}
+}
+
+// Copies into existing data run one at a time; success and failure leave
+// everything outside the copied prefix intact.
+func TestMiddleOfFileIsSerial(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		t.Run(fmt.Sprintf("fail=%v", fail), func(t *testing.T) {
+			var rules []faults.Rule
+			if fail {
+				rules = append(rules, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(4), Errno: syscall.EIO})
+			}
+			f := newFixture(t, small, 4*obj, rules...)
+			old := randomData(7, 10*obj)
+			writeFile(t, f.dstP, small, dstNames, 0, old)
+			res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(10*obj), 2*obj, 4*obj, radoscp.Options{Window: 16})
+			if !res.Serial || res.Window != 1 || f.dst.maxInFlight.Load() != 1 {
+				t.Fatalf("result %+v, max in flight %d: want serial", res, f.dst.maxInFlight.Load())
+			}
+			want := append([]byte{}, old...)
+			copied := uint64(4 * obj)
+			if fail {
+				copied = 2 * obj
+				if !errors.Is(err, rados.ErrIO) {
+					t.Fatalf("got %v", err)
+				}
+				if f.dst.submits.Load() != 3 {
+					t.Fatalf("%d copies submitted; serial must stop at the failure", f.dst.submits.Load())
+				}
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			copy(want[2*obj:], f.data[:copied])
+			if res.Bytes != copied || res.PublishedEOF != 10*obj || res.CutBack {
+				t.Fatalf("result %+v", res)
+			}
+			assertEqual(t, "file", f.read(t, 0, 10*obj), want)
+		})
+	}
+}
+
+// EOPNOTSUPP turns offload off for the life of the engine: the copy goes
+// on through the client, later copies send no copy-from, and the fallback
+// is counted once.
+func TestNoCopyFromSupportFallsBack(t *testing.T) {
+	f := newFixture(t, small, 12*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(3), Errno: syscall.EOPNOTSUPP})
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 12*obj, radoscp.Options{Window: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Fallback || res.Bytes != 12*obj || f.engine.Offload() {
+		t.Fatalf("result %+v, offload %v", res, f.engine.Offload())
+	}
+	assertEqual(t, "copy", f.read(t, 0, 12*obj), f.data)
+
+	submitted := f.dst.submits.Load()
+	dst2 := truncate.NewRaw(f.dst, small, "second", 0)
+	res, err = f.engine.Copy(context.Background(), f.source, 0, dst2, 0, 12*obj, radoscp.Options{Window: 4})
+	if err != nil || !res.Fallback || res.Objects != 0 {
+		t.Fatalf("second copy: %+v, %v", res, err)
+	}
+	if f.dst.submits.Load() != submitted {
+		t.Fatal("a copy-from was sent after offload was turned off")
+	}
+	assertEqual(t, "second copy", readFile(t, f.dstP, small, layout.Prefix("second"), 0, 12*obj), f.data)
+	if f.obs.fallbacks != 1 {
+		t.Fatalf("fallback counted %d times", f.obs.fallbacks)
+	}
+}
+
+func TestOtherErrorsDoNotFallBack(t *testing.T) {
+	f := newFixture(t, small, 4*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(1), Errno: syscall.EPERM})
+	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 4*obj, radoscp.Options{Window: 4})
+	if !errors.Is(err, rados.ErrPermission) || !f.engine.Offload() {
+		t.Fatalf("got %v, offload %v", err, f.engine.Offload())
+	}
+}
+
+func TestMissingSourceObjectIsAHole(t *testing.T) {
+	f := newFixture(t, small, 6*obj)
+	if err := f.srcP.Remove(srcNames.ObjectName(2)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 6*obj, radoscp.Options{Window: 4})
+	if err != nil || res.Bytes != 6*obj {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if f.dstP.Has(dstNames.ObjectName(2)) {
+		t.Fatal("a hole in the source wrote a destination object")
+	}
+	want := append([]byte{}, f.data...)
+	clear(want[2*obj : 3*obj])
+	assertEqual(t, "copy with hole", f.read(t, 0, 6*obj), want)
+}
+
+func TestCancelPublishesPrefixAndDrains(t *testing.T) {
+	f := newFixture(t, small, 64*obj)
+	f.store.Latency = func(string) time.Duration { return 5 * time.Millisecond }
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(30*time.Millisecond, cancel)
+	res, err := f.engine.Copy(ctx, f.source, 0, f.raw(0), 0, 64*obj, radoscp.Options{Window: 4})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if res.Bytes == 0 || res.Bytes >= 64*obj || res.Bytes%obj != 0 || res.PublishedEOF != res.Bytes {
+		t.Fatalf("result %+v", res)
+	}
+	if f.dst.inFlight.Load() != 0 {
+		t.Fatalf("%d copies still in flight after Copy returned", f.dst.inFlight.Load())
+	}
+	assertEqual(t, "prefix", f.read(t, 0, res.Bytes), f.data[:res.Bytes])
+	if left := f.objectsFrom(res.Bytes/obj, 64); len(left) != 0 {
+		t.Fatalf("objects %v past the published EOF", left)
+	}
+}
+
+func TestInvalidInputWritesNothing(t *testing.T) {
+	f := newFixture(t, small, 4*obj)
+	bad := small
+	bad.StripeUnit = 1000
+	cases := []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"past source EOF", func() error {
+			_, err := f.engine.Copy(context.Background(), f.source, obj, f.raw(0), 0, 4*obj, radoscp.Options{})
+			return err
+		}, "past the source's EOF"},
+		{"overflow", func() error {
+			_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), ^uint64(0)-5, obj, radoscp.Options{})
+			return err
+		}, "overflows"},
+		{"invalid layout", func() error {
+			_, err := f.engine.Copy(context.Background(), f.source, 0, truncate.NewRaw(f.dst, bad, "dst", 0), 0, obj, radoscp.Options{})
+			return err
+		}, "1000"},
+		{"same objects", func() error {
+			_, err := f.engine.Copy(context.Background(), f.source, 0, truncate.NewRaw(f.srcP, small, "src", 0), obj/2, obj, radoscp.Options{})
+			return err
+		}, "overlap"},
+	}
+	for _, tc := range cases {
+		if err := tc.run(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+	if left := f.objectsFrom(0, 1<<10); len(left) != 0 || f.dst.submits.Load() != 0 {
+		t.Fatalf("invalid input wrote objects %v", left)
+	}
+}
+
+func TestOffloadOnlyRefusesClientCopies(t *testing.T) {
+	f := newFixture(t, small, 4*obj)
+	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 100, obj, radoscp.Options{OffloadOnly: true})
+	if err == nil || !strings.Contains(err.Error(), "offload-only") {
+		t.Fatalf("got %v", err)
+	}
+	if left := f.objectsFrom(0, 8); len(left) != 0 {
+		t.Fatalf("objects %v written", left)
+	}
+}

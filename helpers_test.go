@@ -1,0 +1,135 @@
+package radoscp_test
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// small is the layout of most fake tests: 64 KiB objects keep them fast.
+var small = layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 << 10}
+
+// striped has three objects per set and a 64 KiB stripe unit.
+var striped = layout.Layout{StripeUnit: 64 << 10, StripeCount: 3, ObjectSize: 256 << 10}
+
+func randomData(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, 1))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// writeFile stores data as a file of layout l named by names, the way a
+// striping client would: extent by extent.
+func writeFile(t testing.TB, objs rados.Objects, l layout.Layout, names layout.Namer, off uint64, data []byte) {
+	t.Helper()
+	for ext := range l.Extents(off, uint64(len(data))) {
+		at := ext.FileOff - off
+		if err := objs.Write(names.ObjectName(ext.ObjectNo), data[at:at+ext.Length], ext.ObjectOff); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readFile reads [off, off+n) of a file independently of the engine:
+// missing objects and bytes past an object's end read as zeros.
+func readFile(t testing.TB, objs rados.Objects, l layout.Layout, names layout.Namer, off, n uint64) []byte {
+	t.Helper()
+	out := make([]byte, n)
+	for ext := range l.Extents(off, n) {
+		at := ext.FileOff - off
+		_, err := objs.Read(names.ObjectName(ext.ObjectNo), out[at:at+ext.Length], ext.ObjectOff)
+		if err != nil && !errors.Is(err, rados.ErrNotFound) {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+func assertEqual(t testing.TB, what string, got, want []byte) {
+	t.Helper()
+	if bytes.Equal(got, want) {
+		return
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("%s differs at byte %d of %d", what, i, len(want))
+		}
+	}
+	t.Fatalf("%s: %d bytes, want %d", what, len(got), len(want))
+}
+
+// counting wraps Objects to count copy-froms and track how many are in
+// flight at once.
+type counting struct {
+	rados.Objects
+	submits     atomic.Int64
+	inFlight    atomic.Int64
+	maxInFlight atomic.Int64
+}
+
+func (c *counting) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
+	n := c.inFlight.Add(1)
+	for {
+		m := c.maxInFlight.Load()
+		if n <= m || c.maxInFlight.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	c.submits.Add(1)
+	p, err := c.Objects.Submit(dstOid, src, srcOid, o)
+	if err != nil {
+		c.inFlight.Add(-1)
+		return nil, err
+	}
+	return &countedPending{Pending: p, c: c}, nil
+}
+
+type countedPending struct {
+	rados.Pending
+	c    *counting
+	once sync.Once
+}
+
+func (p *countedPending) Wait() error {
+	err := p.Pending.Wait()
+	p.once.Do(func() { p.c.inFlight.Add(-1) })
+	return err
+}
+
+// recorder is an Observer that counts what the engine reported.
+type recorder struct {
+	radoscp.NopObserver
+	mu        sync.Mutex
+	fallbacks int
+	cutbacks  int
+	progress  uint64
+	copies    int
+	failures  int
+}
+
+func (r *recorder) Fallback() { r.mu.Lock(); r.fallbacks++; r.mu.Unlock() }
+func (r *recorder) CutBack()  { r.mu.Lock(); r.cutbacks++; r.mu.Unlock() }
+func (r *recorder) Progress(n uint64) {
+	r.mu.Lock()
+	r.progress += n
+	r.mu.Unlock()
+}
+func (r *recorder) CopyDone(_ time.Duration, _ uint64, err error) {
+	r.mu.Lock()
+	r.copies++
+	if err != nil {
+		r.failures++
+	}
+	r.mu.Unlock()
+}

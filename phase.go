@@ -1,0 +1,161 @@
+package radoscp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/window"
+)
+
+// copier holds what the operations of one copy share.
+type copier struct {
+	e       *Engine
+	src     Source
+	dst     truncate.Destination
+	opts    Options
+	serial  bool
+	origEOF uint64
+	res     *Result
+	buffers *bufferPool
+}
+
+// phaseResult is what one pass of the window achieved.
+type phaseResult struct {
+	bytes    uint64 // complete prefix
+	reach    uint64 // end of what submitted operations may have written
+	copyFrom bool   // the failure, if any, came from a copy-from
+}
+
+// phase plans [srcOff, srcOff+length) -> dstOff and runs it through the
+// window once. It stops at the first failure.
+func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width int, chunk uint64) (phaseResult, error) {
+	segs, err := layout.Plan(c.src.Layout, srcOff, c.dst.Layout(), dstOff, length)
+	if err != nil {
+		return phaseResult{}, err
+	}
+	offload := c.e.Offload()
+	for _, s := range segs {
+		if s.Kind != layout.Offload || !offload {
+			c.res.Fallback = true
+			if c.opts.OffloadOnly {
+				return phaseResult{}, fmt.Errorf("bytes [%d, %d) cannot be copied by copy-from (%s) and --offload-only is set",
+					s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
+			}
+		}
+	}
+	ops := newOpList(segs, c.src.Layout, chunk, func(obj uint64) bool {
+		return offload && c.dst.Offloadable(obj)
+	})
+
+	var failed bool
+	var progress uint64 = dstOff
+	submit := func(ctx context.Context, i uint64) (window.Pending, error) {
+		o := ops.at(i)
+		c.e.obs.InFlight(1)
+		p, err := c.start(o)
+		if err != nil {
+			c.e.obs.InFlight(-1)
+		}
+		return p, err
+	}
+	// done sees every operation in order, also those after a failure:
+	// only those before the first failure count.
+	done := func(i uint64, err error) {
+		c.e.obs.InFlight(-1)
+		if failed {
+			return
+		}
+		if err != nil {
+			failed = true
+			return
+		}
+		o := ops.at(i)
+		if o.kind == opCopyFrom {
+			c.res.Objects++
+		}
+		if o.complete > progress {
+			c.e.obs.Progress(o.complete - progress)
+			progress = o.complete
+		}
+	}
+	r := window.Run(ctx, ops.n, width, submit, done)
+	pr := phaseResult{bytes: progress - dstOff}
+	if r.Submitted > 0 {
+		pr.reach = ops.at(r.Submitted - 1).reach
+	}
+	if r.Err != nil && r.Done < ops.n {
+		pr.copyFrom = ops.at(r.Done).kind == opCopyFrom
+	}
+	return pr, r.Err
+}
+
+func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
+	switch {
+	case !offload:
+		return "the OSDs do not support copy-from"
+	case c.src.Layout != c.dst.Layout():
+		return fmt.Sprintf("layouts differ: source %s, destination %s", c.src.Layout, c.dst.Layout())
+	default:
+		return "not whole object sets aligned in both files"
+	}
+}
+
+// start submits one operation.
+func (c *copier) start(o op) (window.Pending, error) {
+	switch o.kind {
+	case opCopyFrom:
+		return c.copyFrom(o)
+	case opObjectRW:
+		return c.background(func(buf []byte) error { return c.objectRW(o, buf) }), nil
+	default:
+		return c.background(func(buf []byte) error { return c.extentRW(o, buf) }), nil
+	}
+}
+
+func (c *copier) copyFrom(o op) (window.Pending, error) {
+	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
+	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects, srcOid, rados.CopyOptions{
+		SrcFadvise: c.opts.SrcFadvise,
+		DstFadvise: c.opts.DstFadvise,
+		Generation: c.dst.Generation(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &copyFromPending{c: c, p: p, o: o, dstOid: dstOid}, nil
+}
+
+type copyFromPending struct {
+	c      *copier
+	p      rados.Pending
+	o      op
+	dstOid string
+}
+
+// Wait turns a missing source object into a hole: whole objects inside
+// the source's size that do not exist read as zeros, so the destination
+// must hold no data there either.
+func (cp *copyFromPending) Wait() error {
+	err := cp.p.Wait()
+	cp.c.e.obs.CopyDone(cp.p.Latency(), cp.o.length, err)
+	if errors.Is(err, rados.ErrNotFound) {
+		return cp.c.punch(cp.o.dstObj, cp.dstOid)
+	}
+	return err
+}
+
+// punch makes destination object obj read as zeros: removed, or emptied
+// when it carries the destination's metadata.
+func (c *copier) punch(obj uint64, oid string) error {
+	if !c.dst.Offloadable(obj) {
+		return c.dst.Objects().WriteFull(oid, nil)
+	}
+	if err := c.dst.Objects().Remove(oid); err != nil && !errors.Is(err, rados.ErrNotFound) {
+		return err
+	}
+	return nil
+}
