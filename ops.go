@@ -10,9 +10,9 @@ import (
 type opKind uint8
 
 const (
-	opCopyFrom   opKind = iota // one whole object, by COPY_FROM2
-	opObjectRW                 // one whole object, read and written by the client
-	opExtentRW                 // a file byte range, read and written by the client
+	opCopyFrom opKind = iota // one whole object, by COPY_FROM2
+	opObjectRW               // one whole object, read and written by the client
+	opExtentRW               // a file byte range, read and written by the client
 )
 
 // op is one operation of a copy, dispatched through the window.
