@@ -1,0 +1,142 @@
+package window
+
+import (
+	"context"
+	"fmt"
+)
+
+// Pending is one submitted asynchronous operation.
+type Pending interface {
+	// Wait blocks until the operation completes and returns its error.
+	// The dispatcher calls it exactly once per submitted operation, in
+	// submission order.
+	Wait() error
+}
+
+// Submit starts operation i (0-based, called with i = 0,1,2,... in order).
+// A non-nil error means the operation was not started (a submission
+// failure); the returned Pending is then ignored. On success the Pending
+// must be non-nil.
+type Submit func(ctx context.Context, i uint64) (Pending, error)
+
+// Result is the outcome of Run or RunAdaptive.
+type Result struct {
+	Done      uint64 // operations [0, Done) all succeeded: the contiguous prefix
+	Submitted uint64 // operations [0, Submitted) were started, and all of them were waited on before Run returned; those in [Done+1, Submitted) may have had effects past the prefix
+	Err       error  // nil when all n succeeded; otherwise the error of operation Done
+	// Submission reports that Err came from Submit or ctx (operation Done
+	// was never started), not from Wait.
+	Submission bool
+	// Width is the effective width used: for Run, width clamped to at
+	// least 1; for RunAdaptive, the in-flight bound Limiter.Max, clamped
+	// likewise.
+	Width int
+}
+
+// Run performs operations [0, n), keeping up to width of them in flight
+// (submitted but not yet waited on), and waits on them oldest first, so
+// results reach done, and failures are found, in operation order. width is
+// read once; width <= 0 means 1, and width > n is allowed. Memory is
+// O(min(width, n)) whatever n is.
+//
+// done, which may be nil, is called on Run's goroutine for every waited
+// operation, in order, with its error, whether or not an earlier one
+// failed; it is meant for progress and metrics.
+//
+// On success, Run returns Done == Submitted == n and a nil Err.
+//
+// On failure, Run stops submitting at the first failure it sees (a Submit
+// or Wait error) and leaves operations [Submitted, n) unstarted. Result.Err
+// is the error of the earliest failing operation, returned as is, and
+// Result.Done is its index: a Wait error on an operation submitted before a
+// later Submit failure is the one reported, and the later operations
+// already in flight may have had effects past Done.
+//
+// If ctx is done before operation k is submitted and nothing earlier
+// failed, Run returns Done == Submitted == k, Submission set and an Err
+// that wraps ctx.Err() (and context.Cause(ctx) when it differs).
+//
+// Run never abandons an operation in flight: whatever fails and whenever
+// ctx is cancelled, every submitted operation has been waited on before Run
+// returns, because the asynchronous I/O it stands for cannot be cancelled
+// and the caller releases the buffers it uses as soon as Run returns. A
+// panic in submit, Wait or done propagates without draining.
+func Run(ctx context.Context, n uint64, width int, submit Submit, done func(i uint64, err error)) Result {
+	return run(ctx, n, max(width, 1), nil, submit, done)
+}
+
+// run is Run with an optional ctrl that lowers the in-flight limit below
+// size between submissions.
+func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, done func(uint64, error)) Result {
+	res := Result{Width: size}
+	if n == 0 {
+		return res
+	}
+	ring := make([]Pending, min(uint64(size), n))
+	var (
+		head, tail uint64 // operations [head, tail) are in flight
+		hs, ts     int    // their ring slots, kept apart from head and tail to avoid 64-bit division
+		subErr     error  // why operation tail was not submitted
+		waitErr    error  // first Wait error, of operation waitAt
+		waitAt     uint64
+	)
+	limit := len(ring)
+	for {
+		for tail < n && subErr == nil && waitErr == nil {
+			if ctrl != nil {
+				limit = min(max(ctrl.Width(), 1), len(ring))
+			}
+			if int(tail-head) >= limit {
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				subErr = stopped(ctx, err, tail)
+				break
+			}
+			p, err := submit(ctx, tail)
+			if err != nil {
+				subErr = err
+				break
+			}
+			ring[ts] = p
+			if ts++; ts == len(ring) {
+				ts = 0
+			}
+			tail++
+		}
+		if head == tail {
+			break
+		}
+		err := ring[hs].Wait()
+		ring[hs] = nil // let the caller's completion be collected
+		if hs++; hs == len(ring) {
+			hs = 0
+		}
+		if done != nil {
+			done(head, err)
+		}
+		if err != nil && waitErr == nil {
+			waitErr, waitAt = err, head
+		}
+		head++
+	}
+	res.Submitted = tail
+	switch {
+	case waitErr != nil:
+		// Submission stopped at or after waitAt, so any Submit or ctx
+		// failure belongs to a later operation.
+		res.Done, res.Err = waitAt, waitErr
+	case subErr != nil:
+		res.Done, res.Err, res.Submission = tail, subErr, true
+	default:
+		res.Done = n
+	}
+	return res
+}
+
+func stopped(ctx context.Context, err error, i uint64) error {
+	if cause := context.Cause(ctx); cause != err {
+		return fmt.Errorf("window: stopped before operation %d: %w: %w", i, err, cause)
+	}
+	return fmt.Errorf("window: stopped before operation %d: %w", i, err)
+}

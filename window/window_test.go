@@ -1,0 +1,217 @@
+package window
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+func errAt(i uint64) error { return fmt.Errorf("operation %d failed", i) }
+
+func TestRunSuccess(t *testing.T) {
+	const n = 50
+	for _, w := range []int{1, 2, 3, 16, 50} {
+		t.Run(fmt.Sprint("width=", w), func(t *testing.T) {
+			f := &fake{t: t, latency: jitter}
+			res := Run(context.Background(), n, w, f.submit, f.done)
+			f.check(res, w)
+			want := Result{Done: n, Submitted: n, Width: w}
+			if res != want {
+				t.Errorf("Run = %+v, want %+v", res, want)
+			}
+			// The window fills before the first Wait, so it is used in full.
+			if f.maxInflight != w {
+				t.Errorf("max in flight %d, want %d", f.maxInflight, w)
+			}
+		})
+	}
+}
+
+func TestRunWidthClamp(t *testing.T) {
+	for _, w := range []int{0, -1, -1 << 30} {
+		f := &fake{t: t, latency: jitter}
+		res := Run(context.Background(), 10, w, f.submit, f.done)
+		f.check(res, 1)
+		if res.Width != 1 || res.Done != 10 || res.Err != nil {
+			t.Errorf("width %d: Run = %+v", w, res)
+		}
+	}
+}
+
+func TestRunWidthAboveN(t *testing.T) {
+	f := &fake{t: t, latency: jitter}
+	res := Run(context.Background(), 10, 1000, f.submit, f.done)
+	f.check(res, 10)
+	if want := (Result{Done: 10, Submitted: 10, Width: 1000}); res != want {
+		t.Errorf("Run = %+v, want %+v", res, want)
+	}
+}
+
+func TestRunZero(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	submit := func(context.Context, uint64) (Pending, error) {
+		t.Fatal("submit called for n = 0")
+		return nil, nil
+	}
+	res := Run(ctx, 0, 4, submit, func(uint64, error) { t.Fatal("done called for n = 0") })
+	if want := (Result{Width: 4}); res != want {
+		t.Errorf("Run = %+v, want %+v", res, want)
+	}
+}
+
+func TestRunNilDone(t *testing.T) {
+	f := &fake{t: t, latency: jitter}
+	res := Run(context.Background(), 20, 4, f.submit, nil)
+	if res.Done != 20 || res.Err != nil || f.inflight != 0 {
+		t.Errorf("Run = %+v, %d in flight", res, f.inflight)
+	}
+}
+
+func TestRunWaitFailure(t *testing.T) {
+	const n, w = 40, 8
+	for _, tc := range []struct {
+		name string
+		fail []uint64
+	}{
+		{"first", []uint64{0}},
+		{"middle", []uint64{17}},
+		{"last", []uint64{n - 1}},
+		{"several", []uint64{30, 12, 13, 39}},
+		{"every", func() (all []uint64) {
+			for i := range uint64(n) {
+				all = append(all, i)
+			}
+			return all
+		}()},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fake{t: t, latency: jitter, waitErr: map[uint64]error{}}
+			first := uint64(n)
+			for _, i := range tc.fail {
+				f.waitErr[i] = errAt(i)
+				first = min(first, i)
+			}
+			res := Run(context.Background(), n, w, f.submit, f.done)
+			f.check(res, w)
+			if res.Done != first || res.Err != f.waitErr[first] || res.Submission {
+				t.Errorf("Run = %+v, want failure of operation %d from Wait", res, first)
+			}
+			if res.Submitted <= first || res.Submitted > min(n, first+w) {
+				t.Errorf("Submitted = %d, want in (%d, %d]", res.Submitted, first, min(n, first+w))
+			}
+		})
+	}
+}
+
+func TestRunSubmitFailure(t *testing.T) {
+	for _, k := range []uint64{0, 5, 39} {
+		errK := errAt(k)
+		f := &fake{t: t, latency: jitter, submitErr: map[uint64]error{k: errK}}
+		res := Run(context.Background(), 40, 8, f.submit, f.done)
+		f.check(res, 8)
+		want := Result{Done: k, Submitted: k, Err: errK, Submission: true, Width: 8}
+		if res != want {
+			t.Errorf("Run = %+v, want %+v", res, want)
+		}
+	}
+}
+
+// An I/O error on an operation already in flight must not be masked by a
+// later submission failure, even when the submission failure is seen first.
+func TestRunWaitFailureBeatsLaterSubmitFailure(t *testing.T) {
+	const j, k = 2, 5
+	f := &fake{
+		t:         t,
+		latency:   jitter,
+		waitErr:   map[uint64]error{j: errAt(j)},
+		submitErr: map[uint64]error{k: errAt(k)},
+	}
+	// Width 10 fills [0, k) and hits the Submit failure before any Wait.
+	res := Run(context.Background(), 20, 10, f.submit, f.done)
+	f.check(res, 10)
+	want := Result{Done: j, Submitted: k, Err: f.waitErr[j], Width: 10}
+	if res != want {
+		t.Errorf("Run = %+v, want %+v", res, want)
+	}
+	if f.next != k+1 {
+		t.Errorf("last Submit was for %d, want %d", f.next-1, k)
+	}
+}
+
+func TestRunCancelBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	f := &fake{t: t}
+	res := Run(ctx, 10, 4, f.submit, f.done)
+	f.check(res, 4)
+	if res.Done != 0 || res.Submitted != 0 || !res.Submission || !errors.Is(res.Err, context.Canceled) {
+		t.Errorf("Run = %+v", res)
+	}
+}
+
+func TestRunCancelMidRun(t *testing.T) {
+	const c = 13
+	cause := errors.New("operator interrupt")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	f := &fake{t: t, latency: jitter}
+	f.onSubmit = func(i uint64) {
+		if i == c {
+			cancel(cause)
+		}
+	}
+	res := Run(ctx, 100, 4, f.submit, f.done)
+	f.check(res, 4)
+	if res.Done != c+1 || res.Submitted != c+1 || !res.Submission {
+		t.Errorf("Run = %+v, want Done = Submitted = %d from ctx", res, c+1)
+	}
+	if !errors.Is(res.Err, context.Canceled) || !errors.Is(res.Err, cause) {
+		t.Errorf("Err = %v, want it to wrap context.Canceled and the cause", res.Err)
+	}
+}
+
+// Cancellation while every slot is busy must not make Run return before
+// the in-flight operations complete, and a Wait error among them still
+// beats the cancellation.
+func TestRunCancelDrains(t *testing.T) {
+	for _, failing := range []bool{false, true} {
+		t.Run(fmt.Sprint("failing=", failing), func(t *testing.T) {
+			const w = 8
+			ctx, cancel := context.WithCancel(context.Background())
+			f := &fake{t: t, hold: make(chan struct{})}
+			if failing {
+				f.waitErr = map[uint64]error{3: errAt(3)}
+			}
+			full := make(chan struct{})
+			f.onSubmit = func(i uint64) {
+				if i == w-1 {
+					close(full)
+				}
+			}
+			ret := make(chan Result)
+			go func() { ret <- Run(ctx, 1000, w, f.submit, f.done) }()
+			<-full
+			cancel()
+			select {
+			case res := <-ret:
+				t.Fatalf("Run returned %+v with %d operations in flight", res, w)
+			case <-time.After(20 * time.Millisecond):
+			}
+			close(f.hold)
+			res := <-ret
+			f.check(res, w)
+			if res.Submitted != w {
+				t.Errorf("Submitted = %d, want %d", res.Submitted, w)
+			}
+			switch {
+			case failing && (res.Done != 3 || res.Err != f.waitErr[3] || res.Submission):
+				t.Errorf("Run = %+v, want operation 3's Wait error", res)
+			case !failing && (res.Done != w || !res.Submission || !errors.Is(res.Err, context.Canceled)):
+				t.Errorf("Run = %+v, want cancellation at %d", res, w)
+			}
+		})
+	}
+}
