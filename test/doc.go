@@ -1,4 +1,28 @@
 // Package test holds the throwaway real Ceph cluster (cluster.sh) and the
 // helpers that let Go tests find it: tests skip without a cluster, except
 // under CI, where a missing cluster is a failure.
+//
+// cluster.sh starts a single-node cluster from Debian's Ceph 16.2 packages
+// (deps.sh installs them) with every file inside one directory: one mon on
+// a random 127.0.0.1 port, one mgr, three memstore OSDs, cephx on, the pools
+// radoscp-a and radoscp-b (size 1, 8 PGs, application rados) and, with
+// --fs, one MDS and the CephFS "cephfs" (metadata pool cephfs_metadata,
+// data pools cephfs_data and cephfs_data2). Sourcing DIR/env sets
+// $CEPH_CONF and, with --fs, $RADOSCP_CEPHFS=1; client.admin's keyring is
+// found through the conf.
+//
+//	make test                   # a cluster for one run of every test
+//	make cluster-up             # or one to keep: . DIR/env, go test -tags pacific ./...
+//	make cluster-down
+//
+// A test asks for the cluster with [Conf] (or [FS] for CephFS), which skips
+// it without one; $RADOSCP_REQUIRE_CLUSTER=1, set by make test and so by CI,
+// turns that skip into a failure. [Ceph] runs the ceph CLI as admin,
+// [Client] makes a client with restricted caps (object_prefix grants give
+// EPERM outside the prefix), [InjectCopyFromError] makes copy-from fail on
+// every OSD, and [UniqueName] names a test's objects and clients.
+//
+// The cluster is shared by every test of a run: use [UniqueName] prefixes,
+// and do not run tests that change cluster-wide settings alongside others
+// (make test runs one package at a time).
 package test

@@ -1,0 +1,72 @@
+# Build and test radoscp.
+#
+#   make deps          install what is missing: Ceph 16.2 daemons and headers, g++
+#   make build         build bin/radoscp
+#   make test          start a throwaway Ceph cluster, run every test against
+#                      it (a missing cluster is a failure, not a skip), stop it
+#   make cluster-up    start a cluster for interactive use and say how to use it
+#   make cluster-down  stop it
+#
+# Go builds need cgo and the "pacific" build tag: go-ceph compiles against
+# Debian's Ceph 16.2 (Pacific) headers.
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+
+GO ?= go
+TAGS := -tags pacific
+export CGO_ENABLED := 1
+
+# -p 1: packages are tested one at a time. They all share one cluster, and
+# some tests change cluster-wide settings (test.InjectCopyFromError makes
+# every copy-from on every OSD fail) that would break another package's
+# tests running at the same moment.
+TESTFLAGS ?= -race -count=1 -timeout 45m -p 1
+
+# The directory of the cluster that cluster-up started (gitignored).
+CLUSTER_DIR_FILE := .cluster-dir
+
+.PHONY: deps build test cluster-up cluster-down
+
+deps:
+	test/deps.sh
+
+build:
+	$(GO) build $(TAGS) -o bin/radoscp ./cmd/radoscp
+
+# The trap stops the cluster however the tests end (failure, ^C); the
+# recipe's exit status is go test's (or 1 if the cluster would not stop).
+# "go build" first compiles every package in parallel, which -p 1 would not;
+# it is not fatal, as go test reports build failures per package and still
+# runs the others.
+test: deps
+	$(GO) build $(TAGS) -race ./... || true
+	dir=$$(mktemp -d)
+	trap 'test/cluster.sh stop "$$dir"' EXIT
+	trap 'exit 130' INT TERM
+	test/cluster.sh start --fs "$$dir" >/dev/null
+	. "$$dir/env"
+	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) $(TESTFLAGS) ./...
+
+cluster-up: deps
+	@if [[ -f $(CLUSTER_DIR_FILE) ]]; then
+		echo "a cluster is already up in $$(cat $(CLUSTER_DIR_FILE)); make cluster-down first" >&2
+		exit 1
+	fi
+	dir=$$(test/cluster.sh start --fs)
+	echo "$$dir" >$(CLUSTER_DIR_FILE)
+	echo "cluster up in $$dir; use it with: . $$dir/env"
+
+cluster-down:
+	@if [[ ! -f $(CLUSTER_DIR_FILE) ]]; then
+		echo "no cluster is up (no $(CLUSTER_DIR_FILE))"
+		exit 0
+	fi
+	dir=$$(cat $(CLUSTER_DIR_FILE))
+	# A directory already gone (a reboot, say) leaves nothing to stop.
+	if [[ -d $$dir ]]; then test/cluster.sh stop "$$dir"; fi
+	rm -f $(CLUSTER_DIR_FILE)
+
+# Each recipe is one shell script, so that cd, variables and traps carry
+# from line to line.
+.ONESHELL:
