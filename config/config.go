@@ -1,0 +1,82 @@
+package config
+
+import "time"
+
+// Config is radoscp's whole configuration, resolved. The zero value is not
+// the default: use Default, or a Loader.
+type Config struct {
+	// Ceph connection: -c/--conf, --id, -n/--name, -k/--keyring. Empty
+	// leaves each to librados (its conf search, client.admin, the conf's
+	// keyring).
+	Conf, ID, Name, Keyring string
+	// ConnectTimeout bounds the wait for a monitor; 0 means the rados
+	// package's default, 30s. OpTimeout fails an OSD or monitor operation
+	// that takes longer; 0 waits for ever.
+	ConnectTimeout, OpTimeout time.Duration
+	// Window is the copy-froms in flight at once per copy; 0 means 1.
+	Window int
+	// MaxWindow bounds an automatic window.
+	MaxWindow int
+	// Chunk is the bytes one copy-from carries, 64 KiB to 1 GiB.
+	Chunk uint64
+	// The layout of raw object sets and new striped objects, in bytes.
+	// StripeUnit 0 means the object size; when set, it divides ObjectSize.
+	ObjectSize, StripeUnit, StripeCount uint64
+	JSON                                bool   // machine-readable output
+	Progress                            string // "auto" (when stdout is a terminal), "on" or "off"
+	// MetricsAddr serves /metrics there while running; MetricsTextfile is
+	// written for node_exporter when a command ends. Empty for neither.
+	MetricsAddr, MetricsTextfile string
+	// OffloadOnly fails rather than copy through the client when the
+	// OSDs do not support copy-from.
+	OffloadOnly bool
+
+	// ConfigFile is the config file that was read, "" if none.
+	ConfigFile string
+
+	sources Sources
+}
+
+// Default returns the configuration with nothing set.
+func Default() Config {
+	return Config{
+		ConnectTimeout: 30 * time.Second,
+		Window:         16,
+		MaxWindow:      64,
+		Chunk:          4 << 20,
+		ObjectSize:     4 << 20,
+		StripeCount:    1,
+		Progress:       "auto",
+		sources:        defaultSources(),
+	}
+}
+
+// Sources tells where each setting came from, by key (the flag's name):
+// "default", "file:PATH", "env:RADOSCP_WINDOW" or "flag". The key "config"
+// tells where the config file's path came from.
+type Sources map[string]string
+
+func defaultSources() Sources {
+	s := Sources{configKey: "default"}
+	for _, k := range keys {
+		s[k.name] = "default"
+	}
+	return s
+}
+
+// Field is one setting as `radoscp config` prints it.
+type Field struct {
+	Name   string // the key: flag name, file key, RADOSCP_ variable stem
+	Value  string // in the form the key accepts; "" for unset strings
+	Source string // as in Sources; "" if c was not built by Default or Load
+}
+
+// Fields lists every setting in flag order, the config file first. Nothing
+// in a Config is secret: Keyring is the path to the key, never the key.
+func (c Config) Fields() []Field {
+	out := []Field{{Name: configKey, Value: c.ConfigFile, Source: c.sources[configKey]}}
+	for _, k := range keys {
+		out = append(out, Field{Name: k.name, Value: k.format(&c), Source: c.sources[k.name]})
+	}
+	return out
+}
