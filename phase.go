@@ -37,11 +37,11 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if err != nil {
 		return phaseResult{}, err
 	}
-	offload := c.e.Offload()
+	offload := c.e.Offload() && !c.opts.ClientOnly
 	for _, s := range segs {
 		if s.Kind != layout.Offload || !offload {
 			c.res.Fallback = true
-			if c.opts.OffloadOnly {
+			if c.opts.OffloadOnly && !c.opts.ClientOnly {
 				return phaseResult{}, fmt.Errorf("bytes [%d, %d) cannot be copied by copy-from (%s) and --offload-only is set",
 					s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
 			}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// cpFlags are cp's own flags, besides the shared configuration.
+type cpFlags struct {
+	srcOffset, dstOffset, length, dstSize string
+}
+
+func newCpCommand() *cobra.Command {
+	var f cpFlags
+	cmd := &cobra.Command{
+		Use:   "cp [flags] SRC DST",
+		Short: "Copy a raw object set or striped object with server-side copy-from",
+		Long: `Copy SRC to DST inside the cluster. Addresses:
+  rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX   raw object set PREFIX.%08x
+  striper:POOL/NAME, striper:POOL/NAMESPACE/NAME   libradosstriper object
+
+Exit codes: 0 copied, 1 failed with nothing copied, 2 invalid input (nothing
+written), 3 a prefix was copied and published, then a failure.`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usage("cp takes SRC and DST, got %d arguments", len(args))
+			}
+			return nil
+		},
+	}
+	loader := config.Bind(cmd.Flags())
+	cmd.Flags().StringVar(&f.srcOffset, "src-offset", "0", "byte offset in SRC (K, M, G, T suffixes: powers of 1024)")
+	cmd.Flags().StringVar(&f.dstOffset, "dst-offset", "0", "byte offset in DST")
+	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
+	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		started = true
+		cfg, _, err := loader.Load()
+		if err != nil {
+			return usageError{err}
+		}
+		req, err := parseCpRequest(args, f, cmd.Flags().Changed("length"))
+		if err != nil {
+			return usageError{err}
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return runCopy(ctx, cmd, cfg, req)
+	}
+	return cmd
+}
+
+// cpRequest is a parsed cp command line.
+type cpRequest struct {
+	src, dst        Address
+	srcOff, dstOff  uint64
+	length, dstSize uint64
+	haveLength      bool
+}
+
+func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
+	var r cpRequest
+	var err error
+	if r.src, err = ParseAddress(args[0]); err != nil {
+		return r, fmt.Errorf("source: %w", err)
+	}
+	if r.dst, err = ParseAddress(args[1]); err != nil {
+		return r, fmt.Errorf("destination: %w", err)
+	}
+	for _, v := range []struct {
+		flag, value string
+		dst         *uint64
+	}{
+		{"--src-offset", f.srcOffset, &r.srcOff},
+		{"--dst-offset", f.dstOffset, &r.dstOff},
+		{"--dst-size", f.dstSize, &r.dstSize},
+	} {
+		if *v.dst, err = config.ParseBytes(v.value); err != nil {
+			return r, fmt.Errorf("%s: %w", v.flag, err)
+		}
+	}
+	if haveLength {
+		if r.length, err = config.ParseBytes(f.length); err != nil {
+			return r, fmt.Errorf("--length: %w", err)
+		}
+		r.haveLength = true
+	}
+	if r.src.Scheme == SchemeRados && !r.haveLength {
+		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
+	}
+	if r.dst.Scheme != SchemeRados && f.dstSize != "0" {
+		return r, fmt.Errorf("--dst-size applies to rados: destinations only; %s keeps its own size", r.dst)
+	}
+	return r, nil
+}
+
+// runCopy connects, opens both ends, copies and reports.
+func runCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
+	conn, err := connect(cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	session, err := newSession(cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	defer session.close()
+
+	src, err := openSource(conn, cfg, req)
+	if err != nil {
+		return err
+	}
+	dst, err := openDestination(conn, cfg, req)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+
+	length := req.length
+	if !req.haveLength {
+		if req.srcOff > src.Size {
+			return usage("--src-offset %d is past the source's EOF %d", req.srcOff, src.Size)
+		}
+		length = src.Size - req.srcOff
+	}
+	engine := radoscp.NewEngine(session.observer(), session.log)
+	bar := session.progress(length)
+	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, radoscp.Options{
+		Window:      cfg.Window,
+		Chunk:       cfg.Chunk,
+		OffloadOnly: cfg.OffloadOnly,
+	})
+	bar.finish()
+	if errors.Is(cerr, radoscp.ErrInvalid) {
+		return usageError{cerr}
+	}
+	session.finish()
+	printResult(cmd.OutOrStdout(), cfg.JSON, res, cerr)
+	switch {
+	case cerr == nil:
+		return nil
+	case res.Bytes > 0:
+		return partialError{fmt.Errorf("copied %d of %d bytes, then: %w", res.Bytes, length, cerr)}
+	default:
+		return cerr
+	}
+}
+
+func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, nil) }
+
+// connectWith connects with extra librados options.
+func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
+	return rados.Connect(rados.ConnConfig{
+		Options:        options,
+		ConfPath:       cfg.Conf,
+		ID:             cfg.ID,
+		Name:           cfg.Name,
+		Keyring:        cfg.Keyring,
+		ConnectTimeout: cfg.ConnectTimeout,
+		OpTimeout:      cfg.OpTimeout,
+	})
+}

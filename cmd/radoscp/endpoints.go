@@ -1,0 +1,79 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/truncate"
+)
+
+// flagLayout is the layout given by --object-size, --stripe-unit and
+// --stripe-count, for raw object sets and new striped objects.
+func flagLayout(cfg config.Config) (layout.Layout, error) {
+	l := layout.Layout{StripeUnit: cfg.StripeUnit, StripeCount: cfg.StripeCount, ObjectSize: cfg.ObjectSize}
+	if l.StripeUnit == 0 {
+		l.StripeUnit = l.ObjectSize
+	}
+	if err := l.Validate(); err != nil {
+		return l, err
+	}
+	return l, nil
+}
+
+// openPool opens an address's pool; a missing pool is invalid input.
+func openPool(conn *rados.Conn, a Address) (*rados.Pool, error) {
+	p, err := conn.OpenPool(a.Pool, a.Namespace)
+	if errors.Is(err, rados.ErrNotFound) {
+		return nil, usage("%s: pool %q does not exist", a, a.Pool)
+	}
+	return p, err
+}
+
+func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Source, error) {
+	p, err := openPool(conn, req.src)
+	if err != nil {
+		return radoscp.Source{}, err
+	}
+	switch req.src.Scheme {
+	case SchemeStriper:
+		meta, err := truncate.ReadStriperMeta(p, req.src.Name)
+		if err != nil {
+			return radoscp.Source{}, fmt.Errorf("source %s: %w", req.src, err)
+		}
+		return radoscp.Source{Objects: p, Layout: meta.Layout, Names: layout.Striper(req.src.Name), Size: meta.Size}, nil
+	default:
+		l, err := flagLayout(cfg)
+		if err != nil {
+			return radoscp.Source{}, usageError{err}
+		}
+		if req.srcOff > ^uint64(0)-req.length {
+			return radoscp.Source{}, usage("--src-offset %d + --length %d overflows", req.srcOff, req.length)
+		}
+		return radoscp.Source{Objects: p, Layout: l, Names: layout.Prefix(req.src.Name), Size: req.srcOff + req.length}, nil
+	}
+}
+
+func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest) (truncate.Destination, error) {
+	p, err := openPool(conn, req.dst)
+	if err != nil {
+		return nil, err
+	}
+	l, err := flagLayout(cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	switch req.dst.Scheme {
+	case SchemeStriper:
+		s, err := truncate.OpenStriper(p, req.dst.Name, l)
+		if err != nil {
+			return nil, fmt.Errorf("destination %s: %w", req.dst, err)
+		}
+		return s, nil
+	default:
+		return truncate.NewRaw(p, l, req.dst.Name, req.dstSize), nil
+	}
+}

@@ -1,0 +1,32 @@
+// Command radoscp copies data inside a Ceph cluster with server-side
+// COPY_FROM2, many objects at once. See README.md.
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// started is set when a command's own code begins, so errors cobra raises
+// before that are classified as usage errors.
+var started bool
+
+func main() {
+	root := &cobra.Command{
+		Use:           "radoscp",
+		Short:         "Copy Ceph data server-side with parallel RADOS copy-from",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newCpCommand(), newBenchCommand(), newConfigCommand())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	err := root.Execute()
+	if err != nil && !started {
+		// Cobra failed before any command ran: unknown command,
+		// wrong arguments, bad flags.
+		err = usageError{err}
+	}
+	report(os.Stderr, err)
+	os.Exit(exitCode(err))
+}

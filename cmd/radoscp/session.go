@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/metrics"
+)
+
+// session is what one command run shares: metrics (served and written at
+// the end), the logger, and the progress display.
+type session struct {
+	cfg      config.Config
+	metrics  *metrics.Metrics
+	stopHTTP func(context.Context) error
+	log      *slog.Logger
+	prog     *progress
+}
+
+func newSession(cfg config.Config) (*session, error) {
+	s := &session{cfg: cfg, metrics: metrics.New(),
+		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if cfg.MetricsAddr != "" {
+		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
+		if err != nil {
+			return nil, fmt.Errorf("--metrics-addr: %w", err)
+		}
+		s.stopHTTP = stop
+	}
+	return s, nil
+}
+
+// observer is what the engine reports to: metrics and progress.
+func (s *session) observer() radoscp.Observer {
+	s.prog = &progress{}
+	return tee{s.metrics, s.prog}
+}
+
+// finish writes the textfile, once the copy is over.
+func (s *session) finish() {
+	if s.cfg.MetricsTextfile != "" {
+		if err := s.metrics.WriteTextfile(s.cfg.MetricsTextfile); err != nil {
+			s.log.Error("cannot write the metrics textfile", "path", s.cfg.MetricsTextfile, "err", err)
+		}
+	}
+}
+
+func (s *session) close() {
+	if s.stopHTTP != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = s.stopHTTP(ctx)
+	}
+}
+
+// progress starts the display if it is wanted: by default only when
+// stdout is a terminal.
+func (s *session) progress(total uint64) *progressDisplay {
+	on := false
+	switch s.cfg.Progress {
+	case "on":
+		on = true
+	case "auto":
+		on = isTerminal(os.Stdout) && !s.cfg.JSON
+	}
+	return startProgress(s.prog, total, on)
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// tee sends every observation to several observers.
+type tee []radoscp.Observer
+
+func (t tee) CopyDone(l time.Duration, b uint64, err error) {
+	for _, o := range t {
+		o.CopyDone(l, b, err)
+	}
+}
+func (t tee) InFlight(d int) {
+	for _, o := range t {
+		o.InFlight(d)
+	}
+}
+func (t tee) Window(n int) {
+	for _, o := range t {
+		o.Window(n)
+	}
+}
+func (t tee) Fallback() {
+	for _, o := range t {
+		o.Fallback()
+	}
+}
+func (t tee) ClientIO(r, w uint64) {
+	for _, o := range t {
+		o.ClientIO(r, w)
+	}
+}
+func (t tee) CutBack() {
+	for _, o := range t {
+		o.CutBack()
+	}
+}
+func (t tee) Progress(b uint64) {
+	for _, o := range t {
+		o.Progress(b)
+	}
+}
