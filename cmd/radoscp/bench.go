@@ -62,6 +62,7 @@ unless --keep.`,
 	fl.IntVar(&f.repeat, "repeat", 3, "runs per figure (the median is reported)")
 	fl.BoolVar(&f.keep, "keep", false, "keep the source objects for another run")
 	fl.StringVar(&f.plot, "plot", "", "write a plot of MiB/s against window to this .svg or .png file")
+	fl.Bool("no-progress", false, "accepted for symmetry with cp; bench prints no progress")
 	fl.DurationVar(&f.injectDelay, "inject-osd-delay", 0, "delay every OSD reply to this client by up to this long (ms_inject_delay_max), to model a latency-bound cluster")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		started = true

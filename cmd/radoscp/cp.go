@@ -18,6 +18,7 @@ import (
 // cpFlags are cp's own flags, besides the shared configuration.
 type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
+	noProgress                            bool
 }
 
 func newCpCommand() *cobra.Command {
@@ -43,11 +44,15 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.dstOffset, "dst-offset", "0", "byte offset in DST")
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
+	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
 		if err != nil {
 			return usageError{err}
+		}
+		if f.noProgress {
+			cfg.Progress = "off"
 		}
 		req, err := parseCpRequest(args, f, cmd.Flags().Changed("length"))
 		if err != nil {

@@ -1,0 +1,481 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
+)
+
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "radoscp-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "radoscp")
+	out, err := exec.Command("go", "build", "-tags", "pacific", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building radoscp: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const oneMiB = 1 << 20
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCmd(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	r := result{stdout: o.String(), stderr: e.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("running radoscp %q: %v", args, err)
+	}
+	return r
+}
+
+func connPool(t *testing.T, conf, pool string) *rados.Pool {
+	t.Helper()
+	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	p, err := conn.OpenPool(pool, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func objName(prefix string, i int) string { return fmt.Sprintf("%s.%08x", prefix, i) }
+
+// writeObjects writes n random objects of size bytes and removes them at the end.
+func writeObjects(t *testing.T, p *rados.Pool, prefix string, n, size int) [][]byte {
+	t.Helper()
+	var data [][]byte
+	for i := 0; i < n; i++ {
+		b := make([]byte, size)
+		rand.Read(b)
+		if err := p.WriteFull(objName(prefix, i), b); err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, b)
+	}
+	cleanupObjects(t, p, prefix, n)
+	return data
+}
+
+func cleanupObjects(t *testing.T, p *rados.Pool, prefix string, n int) {
+	t.Cleanup(func() {
+		for i := 0; i < n; i++ {
+			p.Remove(objName(prefix, i))
+		}
+	})
+}
+
+func readObject(t *testing.T, p *rados.Pool, oid string) []byte {
+	t.Helper()
+	st, err := p.Stat(oid)
+	if err != nil {
+		t.Fatalf("stat %s: %v", oid, err)
+	}
+	buf := make([]byte, st.Size)
+	n, err := p.Read(oid, buf, 0)
+	if err != nil {
+		t.Fatalf("read %s: %v", oid, err)
+	}
+	return buf[:n]
+}
+
+func absent(t *testing.T, p *rados.Pool, oid string) {
+	t.Helper()
+	if _, err := p.Stat(oid); !errors.Is(err, rados.ErrNotFound) {
+		t.Errorf("%s/%s: stat gives %v, want ENOENT", p.Name(), oid, err)
+	}
+}
+
+func parseJSON(t *testing.T, r result) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(r.stdout)), &m); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\nstdout: %s\nstderr: %s", err, r.stdout, r.stderr)
+	}
+	return m
+}
+
+func TestE2ECopyJSON(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst := test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	data := writeObjects(t, a, src, 8, oneMiB)
+	cleanupObjects(t, b, dst, 9)
+	r := runCmd(t, nil, "cp", "-c", conf, "--window", "8", "--object-size", "1M", "--length", "8M", "--json",
+		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	m := parseJSON(t, r)
+	for _, k := range []string{"bytes", "published_eof", "objects", "window", "serial", "fallback", "generation", "elapsed_seconds", "error", "errno"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("JSON lacks %q: %s", k, r.stdout)
+		}
+	}
+	if m["bytes"] != float64(8*oneMiB) || m["published_eof"] != float64(8*oneMiB) {
+		t.Errorf("bytes/published_eof: %s", r.stdout)
+	}
+	if m["objects"] != float64(8) || m["window"] != float64(8) {
+		t.Errorf("objects/window: %s", r.stdout)
+	}
+	if m["error"] != nil || m["errno"] != float64(0) || m["fallback"] != false || m["serial"] != false {
+		t.Errorf("error/errno/fallback/serial: %s", r.stdout)
+	}
+	if e, _ := m["elapsed_seconds"].(float64); e <= 0 {
+		t.Errorf("elapsed_seconds: %s", r.stdout)
+	}
+	if _, ok := m["generation"].(map[string]any); !ok {
+		t.Errorf("generation is not an object: %s", r.stdout)
+	}
+	for i := 0; i < 8; i++ {
+		if got := readObject(t, b, objName(dst, i)); !bytes.Equal(got, data[i]) {
+			t.Errorf("object %d differs (len %d)", i, len(got))
+		}
+	}
+	absent(t, b, objName(dst, 8))
+}
+
+func restrictedCaps(dst string, allow func(int) bool) string {
+	caps := "allow r pool=radoscp-a"
+	for i := 0; i < 8; i++ {
+		if allow(i) {
+			caps += ", allow rw pool=radoscp-b object_prefix " + objName(dst, i)
+		}
+	}
+	return caps
+}
+
+func TestE2EPartial(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst, client := test.UniqueName(t), test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	data := writeObjects(t, a, src, 8, oneMiB)
+	cleanupObjects(t, b, dst, 8)
+	keyring := test.Client(t, client, "mon", "allow r", "osd", restrictedCaps(dst, func(i int) bool { return i != 3 }))
+	r := runCmd(t, nil, "cp", "-c", conf, "--id", client, "--keyring", keyring, "--window", "8", "--object-size", "1M",
+		"--length", "8M", "--json", "rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	m := parseJSON(t, r)
+	if m["bytes"] != float64(3*oneMiB) || m["published_eof"] != float64(3*oneMiB) || m["errno"] != float64(1) || m["error"] == nil {
+		t.Errorf("JSON: %s", r.stdout)
+	}
+	for i := 0; i < 3; i++ {
+		if got := readObject(t, b, objName(dst, i)); !bytes.Equal(got, data[i]) {
+			t.Errorf("object %d differs", i)
+		}
+	}
+	for i := 3; i < 8; i++ {
+		absent(t, b, objName(dst, i))
+	}
+}
+
+func TestE2EAllDenied(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst, client := test.UniqueName(t), test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	writeObjects(t, a, src, 8, oneMiB)
+	cleanupObjects(t, b, dst, 8)
+	keyring := test.Client(t, client, "mon", "allow r", "osd", restrictedCaps(dst, func(int) bool { return false }))
+	r := runCmd(t, nil, "cp", "-c", conf, "--id", client, "--keyring", keyring, "--window", "8", "--object-size", "1M",
+		"--length", "8M", "--json", "rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	m := parseJSON(t, r)
+	if m["bytes"] != float64(0) || m["error"] == nil {
+		t.Errorf("JSON: %s", r.stdout)
+	}
+	for i := 0; i < 8; i++ {
+		absent(t, b, objName(dst, i))
+	}
+}
+
+func TestE2EUsageErrors(t *testing.T) {
+	conf := test.Conf(t)
+	src := test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	writeObjects(t, a, src, 2, oneMiB)
+	unknownKey := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(unknownKey, []byte("window: 4\nwibble: 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	S := "rados:radoscp-a/" + src
+	for _, tc := range []struct {
+		name  string
+		args  func(dst string) []string
+		names string
+	}{
+		{"unknown-scheme", func(d string) []string { return []string{"--length", "1M", "s3:radoscp-a/" + src, "rados:radoscp-b/" + d} }, "s3"},
+		{"missing-length", func(d string) []string { return []string{S, "rados:radoscp-b/" + d} }, "--length"},
+		{"bad-suffix", func(d string) []string { return []string{"--length", "4X", S, "rados:radoscp-b/" + d} }, "4X"},
+		{"negative-window", func(d string) []string { return []string{"--window", "-1", "--length", "1M", S, "rados:radoscp-b/" + d} }, "-1"},
+		{"bad-layout", func(d string) []string {
+			return []string{"--object-size", "1000", "--length", "1M", S, "rados:radoscp-b/" + d}
+		}, "1000"},
+		{"missing-pool", func(d string) []string { return []string{"--length", "1M", "rados:nosuchpool-e2e/" + src, "rados:radoscp-b/" + d} }, "nosuchpool-e2e"},
+		{"overlap", func(d string) []string {
+			return []string{"--object-size", "1M", "--length", "1M", "--dst-offset", "512K", "rados:radoscp-b/" + d, "rados:radoscp-b/" + d}
+		}, d0},
+		{"overflow", func(d string) []string {
+			return []string{"--src-offset", "18446744073709551615", "--length", "2", S, "rados:radoscp-b/" + d}
+		}, "18446744073709551615"},
+		{"arg-count", func(d string) []string { return []string{"--length", "1M", S} }, "1 argument"},
+		{"arg-count-3", func(d string) []string { return []string{"--length", "1M", S, "rados:radoscp-b/" + d, "extra"} }, "3 argument"},
+		{"unknown-flag", func(d string) []string { return []string{"--bogus", "--length", "1M", S, "rados:radoscp-b/" + d} }, "--bogus"},
+		{"progress", func(d string) []string { return []string{"--progress", "sideways", "--length", "1M", S, "rados:radoscp-b/" + d} }, "sideways"},
+		{"cephfs", func(d string) []string { return []string{"--length", "1M", S, "cephfs:/x/" + d} }, "cephfs:/x/"},
+		{"config-unknown-key", func(d string) []string {
+			return []string{"--config", unknownKey, "--length", "1M", S, "rados:radoscp-b/" + d}
+		}, "wibble"},
+		{"bad-chunk", func(d string) []string { return []string{"--chunk", "1K", "--length", "1M", S, "rados:radoscp-b/" + d} }, "1K"},
+		{"dst-size-striper", func(d string) []string {
+			return []string{"--dst-size", "1M", "--length", "1M", S, "striper:radoscp-b/" + d}
+		}, "--dst-size"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := test.UniqueName(t)
+			cleanupObjects(t, b, dst, 2)
+			args := append([]string{"cp", "-c", conf}, tc.args(dst)...)
+			r := runCmd(t, nil, args...)
+			want := tc.names
+			if want == d0 {
+				want = dst
+			}
+			if r.code != 2 {
+				t.Errorf("exit %d, want 2\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			msg := strings.TrimRight(r.stderr, "\n")
+			if strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "radoscp: ") {
+				t.Errorf("stderr is not one line starting radoscp: %q", r.stderr)
+			}
+			if !strings.Contains(msg, want) {
+				t.Errorf("stderr %q does not name %q", msg, want)
+			}
+			absent(t, b, objName(dst, 0))
+			if _, err := b.Stat(dst); !errors.Is(err, rados.ErrNotFound) {
+				t.Errorf("striper/head object %s exists: %v", dst, err)
+			}
+		})
+	}
+}
+
+// d0 marks a case whose message must name the destination prefix.
+const d0 = "\x00dst"
+
+func TestE2EMetricsTextfile(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst := test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	writeObjects(t, a, src, 2, oneMiB)
+	cleanupObjects(t, b, dst, 2)
+	file := filepath.Join(t.TempDir(), "radoscp.prom")
+	r := runCmd(t, nil, "cp", "-c", conf, "--object-size", "1M", "--length", "2M", "--metrics-textfile", file,
+		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"radoscp_copies_total", "radoscp_copy_latency_seconds"} {
+		if !bytes.Contains(got, []byte(m)) {
+			t.Errorf("metrics file lacks %s:\n%s", m, got)
+		}
+	}
+}
+
+func windowLine(t *testing.T, out string) string {
+	t.Helper()
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == "window" {
+			return l
+		}
+	}
+	t.Fatalf("no window line in:\n%s", out)
+	return ""
+}
+
+func TestE2EConfig(t *testing.T) {
+	test.Conf(t)
+	env := []string{"RADOSCP_WINDOW=7", "XDG_CONFIG_HOME=" + t.TempDir()}
+	r := runCmd(t, env, "config")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	l := windowLine(t, r.stdout)
+	if f := strings.Fields(l); len(f) < 3 || f[1] != "7" || !strings.Contains(l, "RADOSCP_WINDOW") {
+		t.Errorf("window line %q: want 7 from RADOSCP_WINDOW", l)
+	}
+	r = runCmd(t, env, "config", "--window", "9")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	l = windowLine(t, r.stdout)
+	if f := strings.Fields(l); len(f) < 3 || f[1] != "9" || strings.Contains(l, "RADOSCP_WINDOW") || !strings.Contains(l, "flag") {
+		t.Errorf("window line %q: want 9 from the flag", l)
+	}
+}
+
+func TestE2EBench(t *testing.T) {
+	conf := test.Conf(t)
+	prefix := test.UniqueName(t)
+	base := []string{"bench", "-c", conf, "--pool", "radoscp-a", "--prefix", prefix, "--objects", "4", "--object-size", "1M", "--windows", "1,4", "--repeat", "1"}
+	r := runCmd(t, nil, append(base, "--json")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	var rows []struct {
+		Mode   string  `json:"mode"`
+		Window int     `json:"window"`
+		MiBps  float64 `json:"mib_per_second"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil {
+		t.Fatalf("%v: %s", err, r.stdout)
+	}
+	seen := map[string]int{}
+	for _, row := range rows {
+		seen[row.Mode]++
+		if row.MiBps <= 0 {
+			t.Errorf("row %+v: MiB/s not positive", row)
+		}
+	}
+	if seen["offload"] != 2 || seen["client"] != 2 {
+		t.Errorf("rows by mode %v, want 2 offload and 2 client: %s", seen, r.stdout)
+	}
+	plot := filepath.Join(t.TempDir(), "bench.svg")
+	r = runCmd(t, nil, append(base, "--plot", plot)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	svg, err := os.ReadFile(plot)
+	if err != nil || len(svg) == 0 || !bytes.Contains(svg, []byte("<svg")) {
+		t.Errorf("plot: %v, %d bytes", err, len(svg))
+	}
+}
+
+func TestE2EStriper(t *testing.T) {
+	conf := test.Conf(t)
+	name, name2 := test.UniqueName(t), test.UniqueName(t)
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	data := make([]byte, 5*oneMiB+12345)
+	rand.Read(data)
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	radosCLI := func(args ...string) {
+		t.Helper()
+		if o, err := exec.Command("rados", append([]string{"-c", conf}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("rados %q: %v\n%s", args, err, o)
+		}
+	}
+	radosCLI("-p", "radoscp-a", "--striper", "put", name, in)
+	t.Cleanup(func() {
+		exec.Command("rados", "-c", conf, "-p", "radoscp-a", "--striper", "rm", name).Run()
+		exec.Command("rados", "-c", conf, "-p", "radoscp-b", "--striper", "rm", name2).Run()
+	})
+	r := runCmd(t, nil, "cp", "-c", conf, "striper:radoscp-a/"+name, "striper:radoscp-b/"+name2)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	radosCLI("-p", "radoscp-b", "--striper", "get", name2, out)
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, data) {
+		t.Errorf("striped copy differs: %d bytes, want %d", len(got), len(data))
+	}
+}
+
+func TestE2ESIGINT(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst := test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	writeObjects(t, a, src, 64, oneMiB)
+	cleanupObjects(t, b, dst, 64)
+	cmd := exec.Command(binary, "cp", "-c", conf, "--window", "2", "--object-size", "1M", "--length", "64M", "--json",
+		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	cmd.Env = append(os.Environ(), "CEPH_ARGS=--ms_inject_delay_type=osd --ms_inject_delay_probability=1 --ms_inject_delay_max=0.05")
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("radoscp did not stop within 60s of SIGINT\nstderr: %s", e.String())
+	}
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	r := result{code: code, stdout: o.String(), stderr: e.String()}
+	if code != 3 && code != 1 {
+		t.Fatalf("exit %d, want 3 or 1\nstdout: %s\nstderr: %s", code, r.stdout, r.stderr)
+	}
+	m := parseJSON(t, r)
+	n, _ := m["bytes"].(float64)
+	if uint64(n)%oneMiB != 0 || m["published_eof"] != m["bytes"] {
+		t.Errorf("JSON: %s", r.stdout)
+	}
+	if code == 3 && n == 0 || code == 1 && n != 0 {
+		t.Errorf("exit %d with bytes %v", code, n)
+	}
+	for i := int(uint64(n) / oneMiB); i < 64; i++ {
+		absent(t, b, objName(dst, i))
+	}
+	t.Logf("interrupted after %v bytes, exit %d", n, code)
+}
