@@ -37,7 +37,7 @@ var keys = []key{
 		field: func(c *Config) any { return &c.ConnectTimeout }},
 	{name: "op-timeout", usage: "fail an OSD or monitor operation taking longer; 0 waits for ever",
 		field: func(c *Config) any { return &c.OpTimeout }},
-	{name: "window", usage: "copy-froms in flight at once per copy (0 means 1)",
+	{name: "window", short: "w", usage: "copy-froms in flight at once per copy (0 means 1)",
 		field: func(c *Config) any { return &c.Window },
 		check: func(c Config) string { return atLeast(c.Window, 0, "a whole number, 0 or more (0 means 1)") }},
 	{name: "max-window", usage: "largest window an automatic window may reach",
