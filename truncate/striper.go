@@ -101,7 +101,7 @@ func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, er
 	err := op.Operate(io, first, gorados.OperationNoFlag)
 	op.Release()
 	if err != nil && !errors.Is(err, gorados.ErrObjectExists) {
-		return nil, fmt.Errorf("create striped object %s: %w", objs.Ref(first), rados.ErrnoError("create", objs.Ref(first), err))
+		return nil, rados.ErrnoError("create striped object", objs.Ref(first), err)
 	}
 
 	s := &Striper{objs: objs, name: name, cookie: newCookie()}
@@ -110,7 +110,7 @@ func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, er
 		err = fmt.Errorf("lock returned %d", ret)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lock striped object %s: %w", objs.Ref(first), rados.ErrnoError("lock", objs.Ref(first), err))
+		return nil, rados.ErrnoError("lock striped object", objs.Ref(first), err)
 	}
 	if s.meta, err = ReadStriperMeta(objs, name); err != nil {
 		s.Close()
