@@ -438,7 +438,7 @@ func TestE2ESIGINT(t *testing.T) {
 	cleanupObjects(t, b, dst, 64)
 	cmd := exec.Command(binary, "cp", "-c", conf, "--window", "2", "--object-size", "1M", "--length", "64M", "--json",
 		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
-	cmd.Env = append(os.Environ(), "CEPH_ARGS=--ms_inject_delay_type=osd --ms_inject_delay_probability=1 --ms_inject_delay_max=0.05")
+	cmd.Env = append(os.Environ(), "CEPH_ARGS=--ms_inject_delay_type=osd --ms_inject_delay_probability=1 --ms_inject_delay_max=0.5")
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
 	if err := cmd.Start(); err != nil {
