@@ -81,10 +81,12 @@ unless --keep.`,
 			return err
 		}
 		if cfg.JSON {
-			enc := json.NewEncoder(cmd.OutOrStdout())
-			return enc.Encode(rows)
+			if err := json.NewEncoder(cmd.OutOrStdout()).Encode(rows); err != nil {
+				return err
+			}
+		} else {
+			printBench(cmd.OutOrStdout(), rows)
 		}
-		printBench(cmd.OutOrStdout(), rows)
 		if f.plot != "" {
 			if err := plotBench(f.plot, rows); err != nil {
 				return err
