@@ -246,14 +246,20 @@ func TestE2EUsageErrors(t *testing.T) {
 		args  func(dst string) []string
 		names string
 	}{
-		{"unknown-scheme", func(d string) []string { return []string{"--length", "1M", "s3:radoscp-a/" + src, "rados:radoscp-b/" + d} }, "s3"},
+		{"unknown-scheme", func(d string) []string {
+			return []string{"--length", "1M", "s3:radoscp-a/" + src, "rados:radoscp-b/" + d}
+		}, "s3"},
 		{"missing-length", func(d string) []string { return []string{S, "rados:radoscp-b/" + d} }, "--length"},
 		{"bad-suffix", func(d string) []string { return []string{"--length", "4X", S, "rados:radoscp-b/" + d} }, "4X"},
-		{"negative-window", func(d string) []string { return []string{"--window", "-1", "--length", "1M", S, "rados:radoscp-b/" + d} }, "-1"},
+		{"negative-window", func(d string) []string {
+			return []string{"--window", "-1", "--length", "1M", S, "rados:radoscp-b/" + d}
+		}, "-1"},
 		{"bad-layout", func(d string) []string {
 			return []string{"--object-size", "1000", "--length", "1M", S, "rados:radoscp-b/" + d}
 		}, "1000"},
-		{"missing-pool", func(d string) []string { return []string{"--length", "1M", "rados:nosuchpool-e2e/" + src, "rados:radoscp-b/" + d} }, "nosuchpool-e2e"},
+		{"missing-pool", func(d string) []string {
+			return []string{"--length", "1M", "rados:nosuchpool-e2e/" + src, "rados:radoscp-b/" + d}
+		}, "nosuchpool-e2e"},
 		{"overlap", func(d string) []string {
 			return []string{"--object-size", "1M", "--length", "1M", "--dst-offset", "512K", "rados:radoscp-b/" + d, "rados:radoscp-b/" + d}
 		}, d0},
@@ -263,7 +269,9 @@ func TestE2EUsageErrors(t *testing.T) {
 		{"arg-count", func(d string) []string { return []string{"--length", "1M", S} }, "1 argument"},
 		{"arg-count-3", func(d string) []string { return []string{"--length", "1M", S, "rados:radoscp-b/" + d, "extra"} }, "3 argument"},
 		{"unknown-flag", func(d string) []string { return []string{"--bogus", "--length", "1M", S, "rados:radoscp-b/" + d} }, "--bogus"},
-		{"progress", func(d string) []string { return []string{"--progress", "sideways", "--length", "1M", S, "rados:radoscp-b/" + d} }, "sideways"},
+		{"progress", func(d string) []string {
+			return []string{"--progress", "sideways", "--length", "1M", S, "rados:radoscp-b/" + d}
+		}, "sideways"},
 		{"cephfs", func(d string) []string { return []string{"--length", "1M", S, "cephfs:/x/" + d} }, "cephfs:/x/"},
 		{"config-unknown-key", func(d string) []string {
 			return []string{"--config", unknownKey, "--length", "1M", S, "rados:radoscp-b/" + d}
