@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp/test"
+)
+
+// Metrics are served at /metrics while a copy runs: a scrape in the middle
+// of a slow copy (OSD replies delayed) sees the window and the copies so far.
+func TestE2EMetricsScrapedDuringCopy(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst := test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	writeObjects(t, a, src, 32, oneMiB)
+	cleanupObjects(t, b, dst, 32)
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(binary, "cp", "-c", conf, "--window", "4", "--object-size", "1M", "--length", "32M",
+		"--metrics-addr", addr, "--no-progress", "rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	cmd.Env = append(os.Environ(), "CEPH_ARGS=--ms_inject_delay_type=osd --ms_inject_delay_probability=1 --ms_inject_delay_max=0.2")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+
+	var body string
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			body = string(b)
+			if strings.Contains(body, `radoscp_copies_total{outcome="ok"}`) {
+				break
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	for _, want := range []string{"radoscp_window 4", `radoscp_copies_total{outcome="ok"}`, "radoscp_copy_latency_seconds_bucket", "radoscp_inflight_objects"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("scrape during the copy lacks %q:\n%s\noutput: %s", want, body, out.String())
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("copy: %v\n%s", err, out.String())
+	}
+}
