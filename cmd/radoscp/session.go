@@ -76,6 +76,8 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+var _ radoscp.Observer = (*metrics.Metrics)(nil)
+
 // tee sends every observation to several observers.
 type tee []radoscp.Observer
 
