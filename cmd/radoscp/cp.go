@@ -19,6 +19,7 @@ import (
 type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
 	noProgress                            bool
+	batch                                 string
 }
 
 func newCpCommand() *cobra.Command {
@@ -32,7 +33,13 @@ func newCpCommand() *cobra.Command {
 
 Exit codes: 0 copied, 1 failed with nothing copied, 2 invalid input (nothing
 written), 3 a prefix was copied and published, then a failure.`,
-		Args: func(_ *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("batch") {
+				if len(args) != 0 {
+					return usage("--batch takes its copies from the file, not from arguments (got %d)", len(args))
+				}
+				return nil
+			}
 			if len(args) != 2 {
 				return usage("cp takes SRC and DST, got %d arguments", len(args))
 			}
@@ -45,6 +52,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
+	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
@@ -54,13 +62,21 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if f.noProgress {
 			cfg.Progress = "off"
 		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if f.batch != "" {
+			return runBatch(ctx, cmd, loader, cfg, f)
+		}
 		req, err := parseCpRequest(args, f, cmd.Flags().Changed("length"))
 		if err != nil {
 			return usageError{err}
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		return runCopy(ctx, cmd, cfg, req)
+		r, err := newRunner(cfg)
+		if err != nil {
+			return err
+		}
+		defer r.close()
+		return r.copy(ctx, cmd, cfg, req)
 	}
 	return cmd
 }
@@ -109,24 +125,40 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 	return r, nil
 }
 
-// runCopy connects, opens both ends, copies and reports.
-func runCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
+// runner is one connection and everything copies over it share: the
+// engine (which remembers for the connection's life whether copy-from
+// works), metrics and logging.
+type runner struct {
+	conn    *rados.Conn
+	session *session
+	engine  *radoscp.Engine
+}
+
+func newRunner(cfg config.Config) (*runner, error) {
 	conn, err := connect(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	defer conn.Close()
 	session, err := newSession(cfg)
 	if err != nil {
-		return usageError{err}
+		conn.Close()
+		return nil, usageError{err}
 	}
-	defer session.close()
+	return &runner{conn: conn, session: session, engine: radoscp.NewEngine(session.observer(), session.log)}, nil
+}
 
-	src, err := openSource(conn, cfg, req)
+func (r *runner) close() {
+	r.session.close()
+	r.conn.Close()
+}
+
+// copy opens both ends of req, copies with cfg's settings and reports.
+func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
+	src, err := openSource(r.conn, cfg, req)
 	if err != nil {
 		return err
 	}
-	dst, err := openDestination(conn, cfg, req)
+	dst, err := openDestination(r.conn, cfg, req)
 	if err != nil {
 		return err
 	}
@@ -139,7 +171,7 @@ func runCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpR
 		}
 		length = src.Size - req.srcOff
 	}
-	engine := radoscp.NewEngine(session.observer(), session.log)
+	session, engine := r.session, r.engine
 	bar := session.progress(length)
 	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, radoscp.Options{
 		Window:      cfg.Window,
