@@ -47,8 +47,6 @@ written), 3 a prefix was copied and published, then a failure.`,
 		},
 	}
 	loader := config.Bind(cmd.Flags())
-	// A bare --progress means on, to pair with --no-progress.
-	cmd.Flags().Lookup("progress").NoOptDefVal = "on"
 	cmd.Flags().StringVar(&f.srcOffset, "src-offset", "0", "byte offset in SRC (K, M, G, T suffixes: powers of 1024)")
 	cmd.Flags().StringVar(&f.dstOffset, "dst-offset", "0", "byte offset in DST")
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
