@@ -14,19 +14,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
-// observer is radoscp.Observer, copied: importing the root package would
-// turn the dependency around.
-type observer interface {
-	CopyDone(latency time.Duration, bytes uint64, err error)
-	InFlight(delta int)
-	Window(n int)
-	Fallback()
-	ClientIO(read, written uint64)
-	CutBack()
-	Progress(bytes uint64)
-}
-
-var _ observer = (*Metrics)(nil)
+// That Metrics is a radoscp.Observer is checked where both meet, in
+// cmd/radoscp/session.go.
 
 // wrapped hides an errno behind a type of its own, as rados.Error does.
 type wrapped struct{ errno syscall.Errno }
