@@ -133,6 +133,22 @@ func (r *real) useConn(t *testing.T, c *rados.Conn) {
 	r.source.Objects, r.dstObjects = a, b
 }
 
+// assertNothingCopied checks a copy into an empty destination that failed
+// with want before any byte was copied: the EOF stays 0 and none of the
+// first n destination objects exists.
+func (r *real) assertNothingCopied(t *testing.T, res radoscp.Result, err, want error, n uint64) {
+	t.Helper()
+	if !errors.Is(err, want) {
+		t.Fatalf("got %v, want %v", err, want)
+	}
+	if res.Bytes != 0 || res.PublishedEOF != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	if left := r.existing(t, 0, n); len(left) != 0 {
+		t.Fatalf("objects %v left behind", left)
+	}
+}
+
 func TestRealWindowSweep(t *testing.T) {
 	for _, w := range []int{1, 2, 4, 8, 16, 32, 64} {
 		t.Run(strconv.Itoa(w), func(t *testing.T) {
@@ -187,15 +203,7 @@ func TestRealFirstObjectFailureKeepsEOF(t *testing.T) {
 	r := newReal(t, mb1, 8*mib)
 	r.useConn(t, r.restricted(t, 8, 0))
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 8*mib, radoscp.Options{Window: 8})
-	if !errors.Is(err, rados.ErrPermission) {
-		t.Fatalf("got %v, want EPERM", err)
-	}
-	if res.Bytes != 0 || res.PublishedEOF != 0 {
-		t.Fatalf("result %+v", res)
-	}
-	if left := r.existing(t, 0, 8); len(left) != 0 {
-		t.Fatalf("objects %v left behind", left)
-	}
+	r.assertNothingCopied(t, res, err, rados.ErrPermission, 8)
 }
 
 // Object 5 is denied, objects after it are allowed and really written in
@@ -222,15 +230,7 @@ func TestRealEveryCopyFromFails(t *testing.T) {
 	r := newReal(t, mb1, 6*mib)
 	test.InjectCopyFromError(t, true)
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 6*mib, radoscp.Options{Window: 4})
-	if !errors.Is(err, rados.ErrIO) {
-		t.Fatalf("got %v, want EIO", err)
-	}
-	if res.Bytes != 0 || res.PublishedEOF != 0 {
-		t.Fatalf("result %+v", res)
-	}
-	if left := r.existing(t, 0, 6); len(left) != 0 {
-		t.Fatalf("objects %v left behind", left)
-	}
+	r.assertNothingCopied(t, res, err, rados.ErrIO, 6)
 }
 
 // A total failure at an offset past EOF keeps the old EOF, the data below

@@ -80,6 +80,19 @@ func connPool(t *testing.T, conf, pool string) *rados.Pool {
 
 func objName(prefix string, i int) string { return fmt.Sprintf("%s.%08x", prefix, i) }
 
+// copySetup is what most end-to-end copies start from: the cluster's conf,
+// a source prefix with n random 1 MiB objects in radoscp-a, and a
+// destination prefix in radoscp-b whose objects are removed at the end.
+func copySetup(t *testing.T, n int) (conf, src, dst string, a, b *rados.Pool, data [][]byte) {
+	t.Helper()
+	conf = test.Conf(t)
+	src, dst = test.UniqueName(t), test.UniqueName(t)
+	a, b = connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	data = writeObjects(t, a, src, n, oneMiB)
+	cleanupObjects(t, b, dst, n)
+	return conf, src, dst, a, b, data
+}
+
 // writeObjects writes n random objects of size bytes and removes them at the end.
 func writeObjects(t *testing.T, p *rados.Pool, prefix string, n, size int) [][]byte {
 	t.Helper()
@@ -312,11 +325,7 @@ func TestE2EUsageErrors(t *testing.T) {
 const d0 = "\x00dst"
 
 func TestE2EMetricsTextfile(t *testing.T) {
-	conf := test.Conf(t)
-	src, dst := test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
-	writeObjects(t, a, src, 2, oneMiB)
-	cleanupObjects(t, b, dst, 2)
+	conf, src, dst, _, _, _ := copySetup(t, 2)
 	file := filepath.Join(t.TempDir(), "radoscp.prom")
 	r := runCmd(t, nil, "cp", "-c", conf, "--object-size", "1M", "--length", "2M", "--metrics-textfile", file,
 		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
@@ -439,11 +448,7 @@ func TestE2EStriper(t *testing.T) {
 }
 
 func TestE2ESIGINT(t *testing.T) {
-	conf := test.Conf(t)
-	src, dst := test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
-	writeObjects(t, a, src, 64, oneMiB)
-	cleanupObjects(t, b, dst, 64)
+	conf, src, dst, _, b, _ := copySetup(t, 64)
 	cmd := exec.Command(binary, "cp", "-c", conf, "--window", "2", "--object-size", "1M", "--length", "64M", "--json",
 		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
 	cmd.Env = append(os.Environ(), "CEPH_ARGS=--ms_inject_delay_type=osd --ms_inject_delay_probability=1 --ms_inject_delay_max=0.5")

@@ -10,18 +10,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/radoscp/radoscp/test"
 )
 
 // Metrics are served at /metrics while a copy runs: a scrape in the middle
 // of a slow copy (OSD replies delayed) sees the window and the copies so far.
 func TestE2EMetricsScrapedDuringCopy(t *testing.T) {
-	conf := test.Conf(t)
-	src, dst := test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
-	writeObjects(t, a, src, 32, oneMiB)
-	cleanupObjects(t, b, dst, 32)
+	conf, src, dst, _, _, _ := copySetup(t, 32)
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
