@@ -110,7 +110,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 	}
 
 	cp := &copier{e: e, src: src, dst: dst, opts: o, serial: res.Serial, origEOF: origEOF, res: &res,
-		buffers: newBufferPool(width, max(chunk, src.Layout.ObjectSize))}
+		buffers: newBufferPool(width, max(chunk, src.Layout.ObjectSize)), lastCheckpoint: start}
 	var reach uint64 = dstOff
 	done := uint64(0)
 	var err error

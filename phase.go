@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
@@ -21,6 +22,8 @@ type copier struct {
 	origEOF uint64
 	res     *Result
 	buffers *bufferPool
+
+	lastCheckpoint time.Time
 }
 
 // phaseResult is what one pass of the window achieved.
@@ -80,6 +83,7 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 		if o.complete > progress {
 			c.e.obs.Progress(o.complete - progress)
 			progress = o.complete
+			c.checkpoint(progress)
 		}
 	}
 	r := window.Run(ctx, ops.n, width, submit, done)
@@ -91,6 +95,23 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 		pr.copyFrom = ops.at(r.Done).kind == opCopyFrom
 	}
 	return pr, r.Err
+}
+
+// checkpointEvery is how often a copy in progress records its complete
+// prefix in the destination, so that a killed copy resumes near where it
+// stopped. A checkpoint is one metadata operation.
+const checkpointEvery = time.Second
+
+// checkpoint records eof if the last one is old enough. A failed
+// checkpoint only makes a resume start earlier: it is logged, not fatal.
+func (c *copier) checkpoint(eof uint64) {
+	if c.serial || time.Since(c.lastCheckpoint) < checkpointEvery {
+		return
+	}
+	c.lastCheckpoint = time.Now()
+	if err := c.dst.Checkpoint(eof); err != nil {
+		c.e.log.Warn("checkpoint failed; a resume would start from the previous one", "eof", eof, "err", err)
+	}
 }
 
 func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
@@ -121,12 +142,23 @@ func (c *copier) copyFrom(o op) (window.Pending, error) {
 	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects, srcOid, rados.CopyOptions{
 		SrcFadvise: c.opts.SrcFadvise,
 		DstFadvise: c.opts.DstFadvise,
-		Generation: c.dst.Generation(),
+		Generation: objectGeneration(c.dst.Generation(), c.dst.Layout(), o.dstObj),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return &copyFromPending{c: c, p: p, o: o, dstOid: dstOid}, nil
+}
+
+// objectGeneration is what a client writing object obj of a file with
+// generation g sends: the sequence, and the file's truncate size mapped
+// onto the object (Ceph's Striper::object_truncate_size, which is the
+// length the object has in a file of that size).
+func objectGeneration(g rados.Generation, l layout.Layout, obj uint64) rados.Generation {
+	if g.Seq == 0 {
+		return rados.Generation{}
+	}
+	return rados.Generation{Seq: g.Seq, Size: l.ObjectLength(g.Size, obj)}
 }
 
 type copyFromPending struct {

@@ -16,15 +16,23 @@ type Destination interface {
 	// EOF is the published end of the destination's data, read once when
 	// the destination was opened and moved only by Publish.
 	EOF() uint64
-	// Generation travels with every copy-from into the destination.
+	// Generation is the truncate generation of the destination as a file:
+	// (0, 0) for one never truncated. Each copy-from carries it, with the
+	// size mapped onto the object (layout.Layout.ObjectLength), as a
+	// client's write to that object would.
 	Generation() rados.Generation
 	// Offloadable reports whether object objectNo may be written by
 	// copy-from, which replaces the whole object with its xattrs. Objects
 	// that hold the destination's own metadata must be read and written.
 	Offloadable(objectNo uint64) bool
 	// Publish makes eof the published EOF if it is past the current one;
-	// it never shrinks the destination.
+	// it never shrinks the destination. The engine calls it when no
+	// operation is in flight.
 	Publish(eof uint64) error
+	// Checkpoint records, while operations are in flight, that every byte
+	// below eof is in place, so that a copy killed later can be resumed
+	// from there. It never shrinks the destination either.
+	Checkpoint(eof uint64) error
 	// CutBack makes every byte the copy wrote in [from, to) at or past the
 	// published EOF unreadable. It touches nothing below the EOF.
 	CutBack(from, to uint64) error

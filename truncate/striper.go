@@ -145,6 +145,10 @@ func (s *Striper) Publish(eof uint64) error {
 	return nil
 }
 
+// Checkpoint is Publish: growing striper.size is one atomic compare and
+// set, safe while objects are being copied.
+func (s *Striper) Checkpoint(eof uint64) error { return s.Publish(eof) }
+
 // CutBack trims the objects written past striper.size; object 0 is
 // truncated, never removed, as it holds the metadata.
 func (s *Striper) CutBack(from, to uint64) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path"
 	"strings"
 )
 
@@ -11,7 +12,7 @@ type Scheme string
 const (
 	SchemeRados   Scheme = "rados"   // a raw object set: PREFIX.%08x objects
 	SchemeStriper Scheme = "striper" // a libradosstriper object
-	SchemeCephFS  Scheme = "cephfs"  // a CephFS path (not yet supported)
+	SchemeCephFS  Scheme = "cephfs"  // a CephFS path
 )
 
 // Address is a parsed copy source or destination.
@@ -20,15 +21,18 @@ type Address struct {
 	Pool      string
 	Namespace string
 	Name      string // the prefix of a raw object set, or the striped object's name
+	FS        string // cephfs: the file system's name ("" for the default)
+	Path      string // cephfs: the absolute path, cleaned
 	Raw       string // as given, for messages
 }
 
 func (a Address) String() string { return a.Raw }
 
 // ParseAddress parses rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX,
-// striper:POOL/NAME, striper:POOL/NAMESPACE/NAME. Object names may not
-// contain '/' (the separator) and pools, namespaces and names may not be
-// empty or contain control characters.
+// striper:POOL/NAME, striper:POOL/NAMESPACE/NAME, cephfs:/PATH and
+// cephfs:FSNAME:/PATH. Object names may not contain '/' (the separator);
+// pools, namespaces and names may not be empty; nothing may contain
+// control characters; CephFS paths must be absolute.
 func ParseAddress(s string) (Address, error) {
 	a := Address{Raw: s}
 	scheme, rest, ok := strings.Cut(s, ":")
@@ -39,7 +43,7 @@ func ParseAddress(s string) (Address, error) {
 	switch a.Scheme {
 	case SchemeRados, SchemeStriper:
 	case SchemeCephFS:
-		return a, fmt.Errorf("address %q: cephfs: addresses are not supported yet", s)
+		return parseCephFS(a, rest)
 	default:
 		return a, fmt.Errorf("invalid address %q: unknown scheme %q, expected rados:, striper: or cephfs:", s, scheme)
 	}
@@ -61,12 +65,33 @@ func ParseAddress(s string) (Address, error) {
 	if a.Name == "" {
 		return a, fmt.Errorf("invalid address %q: empty object name", s)
 	}
-	for _, f := range []string{a.Pool, a.Namespace, a.Name} {
+	return a, checkControl(a, a.Pool, a.Namespace, a.Name)
+}
+
+func checkControl(a Address, fields ...string) error {
+	for _, f := range fields {
 		for _, r := range f {
 			if r < 0x20 || r == 0x7f {
-				return a, fmt.Errorf("invalid address %q: control character %U", s, r)
+				return fmt.Errorf("invalid address %q: control character %U", a.Raw, r)
 			}
 		}
 	}
-	return a, nil
+	return nil
+}
+
+// parseCephFS parses the part of a cephfs: address after the scheme.
+func parseCephFS(a Address, rest string) (Address, error) {
+	p := rest
+	if !strings.HasPrefix(rest, "/") {
+		name, after, ok := strings.Cut(rest, ":")
+		if !ok || name == "" {
+			return a, fmt.Errorf("invalid address %q: expected cephfs:/PATH or cephfs:FSNAME:/PATH (absolute path)", a.Raw)
+		}
+		a.FS, p = name, after
+	}
+	if !strings.HasPrefix(p, "/") {
+		return a, fmt.Errorf("invalid address %q: CephFS path %q is not absolute", a.Raw, p)
+	}
+	a.Path = path.Clean(p)
+	return a, checkControl(a, a.FS, a.Path)
 }

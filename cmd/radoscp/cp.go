@@ -20,16 +20,22 @@ type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
 	noProgress                            bool
 	batch                                 string
+	fs                                    fsFlags
 }
 
 func newCpCommand() *cobra.Command {
 	var f cpFlags
 	cmd := &cobra.Command{
 		Use:   "cp [flags] SRC DST",
-		Short: "Copy a raw object set or striped object with server-side copy-from",
+		Short: "Copy CephFS files and trees, raw object sets or striped objects with server-side copy-from",
 		Long: `Copy SRC to DST inside the cluster. Addresses:
+  cephfs:/PATH, cephfs:FSNAME:/PATH                CephFS file, symlink or (-r) directory
   rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX   raw object set PREFIX.%08x
   striper:POOL/NAME, striper:POOL/NAMESPACE/NAME   libradosstriper object
+
+CephFS copies work like cp -a: if DST is an existing directory the copy is
+DST/NAME, otherwise DST. Each file is written to a staging file next to its
+destination and renamed into place when complete.
 
 Exit codes: 0 copied, 1 failed with nothing copied, 2 invalid input (nothing
 written), 3 a prefix was copied and published, then a failure.`,
@@ -52,6 +58,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
+	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
@@ -70,6 +77,12 @@ written), 3 a prefix was copied and published, then a failure.`,
 		req, err := parseCpRequest(args, f, cmd.Flags().Changed("length"))
 		if err != nil {
 			return usageError{err}
+		}
+		if req.src.Scheme == SchemeCephFS {
+			return runFSCopy(ctx, cmd, cfg, f, req)
+		}
+		if err := f.fs.onlyForCephFS(cmd); err != nil {
+			return err
 		}
 		r, err := newRunner(cfg)
 		if err != nil {
@@ -116,6 +129,19 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 		}
 		r.haveLength = true
 	}
+	if (r.src.Scheme == SchemeCephFS) != (r.dst.Scheme == SchemeCephFS) {
+		return r, fmt.Errorf("cannot copy between %s and %s: cephfs: addresses copy to and from cephfs: only", r.src, r.dst)
+	}
+	if r.src.Scheme == SchemeCephFS {
+		for _, v := range []struct{ flag, value, zero string }{
+			{"--src-offset", f.srcOffset, "0"}, {"--dst-offset", f.dstOffset, "0"}, {"--dst-size", f.dstSize, "0"}, {"--length", f.length, ""},
+		} {
+			if v.value != v.zero {
+				return r, fmt.Errorf("%s does not apply to cephfs: copies, which copy whole files", v.flag)
+			}
+		}
+		return r, nil
+	}
 	if r.src.Scheme == SchemeRados && !r.haveLength {
 		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
 	}
@@ -134,8 +160,11 @@ type runner struct {
 	engine  *radoscp.Engine
 }
 
-func newRunner(cfg config.Config) (*runner, error) {
-	conn, err := connect(cfg)
+func newRunner(cfg config.Config) (*runner, error) { return newRunnerWith(cfg, nil) }
+
+// newRunnerWith connects with extra librados options.
+func newRunnerWith(cfg config.Config, options map[string]string) (*runner, error) {
+	conn, err := connectWith(cfg, options)
 	if err != nil {
 		return nil, err
 	}

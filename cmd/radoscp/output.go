@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
 )
 
@@ -29,20 +30,24 @@ type jsonGeneration struct {
 	Size uint64 `json:"size"`
 }
 
+func toJSON(res radoscp.Result, err error) jsonResult {
+	out := jsonResult{
+		Bytes: res.Bytes, PublishedEOF: res.PublishedEOF, Objects: res.Objects,
+		Window: res.Window, Serial: res.Serial, Fallback: res.Fallback, CutBack: res.CutBack,
+		Generation:     jsonGeneration{Seq: res.Generation.Seq, Size: res.Generation.Size},
+		ElapsedSeconds: res.Elapsed.Seconds(),
+	}
+	if err != nil {
+		msg := err.Error()
+		out.Error = &msg
+		out.Errno = int(rados.ErrnoOf(err))
+	}
+	return out
+}
+
 func printResult(w io.Writer, asJSON bool, res radoscp.Result, err error) {
 	if asJSON {
-		out := jsonResult{
-			Bytes: res.Bytes, PublishedEOF: res.PublishedEOF, Objects: res.Objects,
-			Window: res.Window, Serial: res.Serial, Fallback: res.Fallback, CutBack: res.CutBack,
-			Generation:     jsonGeneration{Seq: res.Generation.Seq, Size: res.Generation.Size},
-			ElapsedSeconds: res.Elapsed.Seconds(),
-		}
-		if err != nil {
-			msg := err.Error()
-			out.Error = &msg
-			out.Errno = int(rados.ErrnoOf(err))
-		}
-		b, _ := json.Marshal(out)
+		b, _ := json.Marshal(toJSON(res, err))
 		fmt.Fprintln(w, string(b))
 		return
 	}
@@ -64,4 +69,78 @@ func flag(on bool, s string) string {
 		return s
 	}
 	return ""
+}
+
+// jsonFile is the line --json prints for each path of a CephFS copy: the
+// copy's fields for files, plus what happened to the path.
+type jsonFile struct {
+	Src         string  `json:"src"`
+	Dst         string  `json:"dst"`
+	Outcome     string  `json:"outcome"`
+	Reason      string  `json:"reason,omitempty"`
+	Resumed     bool    `json:"resumed"`
+	ResumedFrom uint64  `json:"resumed_from"`
+	Error       *string `json:"error"`
+	Errno       int     `json:"errno"`
+	*jsonResult `json:"result,omitempty"`
+}
+
+// printReport prints one path's outcome: a JSON line, or a line for each
+// file that was not simply copied (failures and skips on stderr).
+func printReport(out, errw io.Writer, asJSON bool, r fscopy.Report) {
+	if asJSON {
+		j := jsonFile{Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: r.Reason,
+			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
+		if r.Err != nil {
+			msg := r.Err.Error()
+			j.Error, j.Errno = &msg, int(rados.ErrnoOf(r.Err))
+		}
+		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed {
+			res := toJSON(r.Result, nil)
+			j.jsonResult = &res
+		}
+		b, _ := json.Marshal(j)
+		fmt.Fprintln(out, string(b))
+		return
+	}
+	switch {
+	case r.Err != nil:
+		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
+	case r.Outcome == fscopy.Skipped:
+		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, r.Reason)
+	case r.Reason != "":
+		fmt.Fprintf(errw, "radoscp: %s: %s\n", r.Src, r.Reason)
+	}
+	if r.Resumed {
+		fmt.Fprintf(errw, "radoscp: %s: resumed from byte %d\n", r.Src, r.ResumedFrom)
+	}
+}
+
+// jsonSummary is the last line --json prints for a CephFS copy.
+type jsonSummary struct {
+	Summary   bool    `json:"summary"`
+	Files     int     `json:"files"`
+	Symlinks  int     `json:"symlinks"`
+	Dirs      int     `json:"dirs"`
+	Skipped   int     `json:"skipped"`
+	Unchanged int     `json:"unchanged"`
+	Failed    int     `json:"failed"`
+	Bytes     uint64  `json:"bytes"`
+	Error     *string `json:"error"`
+}
+
+func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
+	if asJSON {
+		j := jsonSummary{Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
+			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes}
+		if err != nil {
+			msg := err.Error()
+			j.Error = &msg
+		}
+		b, _ := json.Marshal(j)
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	fmt.Fprintf(w, "%d files (%d bytes), %d symlinks, %d directories; %d skipped, %d unchanged, %d failed\n",
+		s.Files, s.Bytes, s.Symlinks, s.Dirs, s.Skipped, s.Unchanged, s.Failed)
 }

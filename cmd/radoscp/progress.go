@@ -14,6 +14,8 @@ type progress struct {
 	radoscp.NopObserver
 	bytes   atomic.Uint64
 	objects atomic.Uint64
+	files   atomic.Uint64 // CephFS copies: files done
+	perFile bool          // count files; the total size is not known
 }
 
 func (p *progress) Progress(n uint64) { p.bytes.Add(n) }
@@ -58,6 +60,11 @@ func drawProgress(p *progress, total uint64, start time.Time) {
 	done := p.bytes.Load()
 	elapsed := time.Since(start).Seconds()
 	rate := float64(done) / max(elapsed, 1e-9)
+	if p.perFile {
+		fmt.Fprintf(os.Stderr, "\r%d files, %s, %d objects by copy-from, %s/s   ",
+			p.files.Load(), mib(done), p.objects.Load(), mib(uint64(rate)))
+		return
+	}
 	pct, eta := 100.0, "-"
 	if total > 0 {
 		pct = 100 * float64(done) / float64(total)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/metrics"
 )
 
@@ -70,6 +71,26 @@ func (s *session) progress(total uint64) *progressDisplay {
 	}
 	return startProgress(s.prog, total, on)
 }
+
+// fileProgress starts the display of a CephFS copy, which counts files.
+func (s *session) fileProgress() *fileProgress {
+	s.prog.perFile = true
+	return &fileProgress{p: s.prog, d: s.progress(0)}
+}
+
+// fileProgress counts finished files for the display.
+type fileProgress struct {
+	p *progress
+	d *progressDisplay
+}
+
+func (f *fileProgress) file(r fscopy.Report) {
+	if r.Outcome == fscopy.Copied {
+		f.p.files.Add(1)
+	}
+}
+
+func (f *fileProgress) finish() { f.d.finish() }
 
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()

@@ -1,0 +1,9 @@
+// Package cephfs is what radoscp needs from a CephFS mount: file metadata
+// (inode, size, layout, times, xattrs), exclusive creation of staging files
+// with a chosen layout, writes, truncation, renames, and the one fact
+// libcephfs does not expose through its API, the truncate generation of an
+// open file, read from the client's own admin socket.
+//
+// It is a thin layer over go-ceph's cephfs package, sharing the rados
+// connection (one cephx session for object copies and file metadata).
+package cephfs

@@ -1,0 +1,72 @@
+package cephfs
+
+import (
+	"errors"
+	"io"
+	"sort"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+)
+
+// Entry is one directory entry.
+type Entry struct {
+	Name string
+	Stat Stat
+}
+
+// ReadDir lists the directory at path, without "." and "..", sorted by
+// name, with each entry lstat'ed.
+func (f *FS) ReadDir(path string) ([]Entry, error) {
+	d, err := f.m.OpenDir(path)
+	if err != nil {
+		return nil, pathError("open directory", path, err)
+	}
+	defer d.Close()
+	var out []Entry
+	for {
+		e, err := d.ReadDirPlus(statMask, gocephfs.AtSymlinkNofollow)
+		if errors.Is(err, io.EOF) || (err == nil && e == nil) {
+			break
+		}
+		if err != nil {
+			return nil, pathError("read directory", path, err)
+		}
+		if e.Name() == "." || e.Name() == ".." {
+			continue
+		}
+		out = append(out, Entry{Name: e.Name(), Stat: fromStatx(e.Statx())})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Mkdir makes directory path with permissions perm.
+func (f *FS) Mkdir(path string, perm uint32) error {
+	return pathError("mkdir", path, f.m.MakeDir(path, perm))
+}
+
+// Readlink reads the target of symlink path.
+func (f *FS) Readlink(path string) (string, error) {
+	t, err := f.m.Readlink(path)
+	if err != nil {
+		return "", pathError("readlink", path, err)
+	}
+	return t, nil
+}
+
+// Symlink makes path a symlink to target.
+func (f *FS) Symlink(target, path string) error {
+	return pathError("symlink", path, f.m.Symlink(target, path))
+}
+
+// Rename renames from to to, replacing to if it exists (atomically, as
+// rename(2)).
+func (f *FS) Rename(from, to string) error {
+	return pathError("rename to "+to, from, f.m.Rename(from, to))
+}
+
+// Unlink removes the file or symlink path.
+func (f *FS) Unlink(path string) error { return pathError("unlink", path, f.m.Unlink(path)) }
+
+// Rmdir removes the empty directory path.
+func (f *FS) Rmdir(path string) error { return pathError("rmdir", path, f.m.RemoveDir(path)) }

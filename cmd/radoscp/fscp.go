@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// fsFlags are the flags of CephFS copies.
+type fsFlags struct {
+	recursive, noPreserve, resume bool
+	files                         int
+	sync                          string
+}
+
+func (f *fsFlags) bind(cmd *cobra.Command) {
+	cmd.Flags().BoolVarP(&f.recursive, "recursive", "r", false, "cephfs: copy directories and their contents")
+	cmd.Flags().IntVar(&f.files, "files", 4, "cephfs: files copied at once (each with --window objects in flight)")
+	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and user.* xattrs")
+	cmd.Flags().BoolVar(&f.resume, "resume", false, "cephfs: continue interrupted copies from their staging files instead of starting them over")
+	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
+}
+
+// onlyForCephFS refuses CephFS-only flags on other copies.
+func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
+	for _, name := range []string{"recursive", "files", "no-preserve", "resume", "sync"} {
+		if cmd.Flags().Changed(name) {
+			return usage("--%s applies to cephfs: copies only", name)
+		}
+	}
+	return nil
+}
+
+// options checks the flags and turns them into fscopy's options.
+func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
+	o := fscopy.Options{
+		Copy:       radoscp.Options{Window: cfg.Window, Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly},
+		Files:      f.files,
+		NoPreserve: f.noPreserve,
+		Resume:     f.resume,
+	}
+	if f.files < 1 {
+		return o, usage("--files %d: expected at least 1", f.files)
+	}
+	var err error
+	if o.Sync, err = fscopy.ParseSync(f.sync); err != nil {
+		return o, usageError{err}
+	}
+	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
+		l, err := flagLayout(cfg)
+		if err != nil {
+			return o, usageError{err}
+		}
+		o.Striping = &l
+	}
+	return o, nil
+}
+
+// fsRun is a CephFS command's connection, mount and copier.
+type fsRun struct {
+	runner  *runner
+	session *cephfs.Session
+	fs      *cephfs.FS
+}
+
+func openFS(cfg config.Config, name string) (*fsRun, error) {
+	s, err := cephfs.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	r, err := newRunnerWith(cfg, s.Options())
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	fs, err := s.Mount(r.conn, name)
+	if err != nil {
+		r.close()
+		s.Close()
+		return nil, err
+	}
+	return &fsRun{runner: r, session: s, fs: fs}, nil
+}
+
+func (f *fsRun) close() {
+	_ = f.fs.Unmount()
+	f.runner.close()
+	_ = f.session.Close()
+}
+
+// finish syncs (with --sync fs) and reports the summary; it returns the
+// error to exit with.
+func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, sum fscopy.Summary, err error) error {
+	if o.Sync == fscopy.SyncFS {
+		if serr := f.fs.SyncFS(); serr != nil {
+			err = errors.Join(err, serr)
+		}
+	}
+	f.runner.session.finish()
+	printSummary(cmd.OutOrStdout(), cfg.JSON, sum, err)
+	if errors.Is(err, fscopy.ErrUsage) {
+		return usageError{err}
+	}
+	if err != nil && sum.Files > 0 {
+		return partialError{err}
+	}
+	return err
+}
+
+func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpFlags, req cpRequest) error {
+	if req.src.FS != req.dst.FS {
+		return usage("copies between file systems (%q, %q) are not supported", req.src.FS, req.dst.FS)
+	}
+	o, err := f.fs.options(cmd, cfg)
+	if err != nil {
+		return err
+	}
+	run, err := openFS(cfg, req.src.FS)
+	if err != nil {
+		return err
+	}
+	defer run.close()
+	prog := run.runner.session.fileProgress()
+	c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
+		prog.file(r)
+		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, r)
+	})
+	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
+	prog.finish()
+	return run.finish(cmd, cfg, o, sum, err)
+}
+
+func newMigrateCommand() *cobra.Command {
+	var f fsFlags
+	var pool string
+	var noProgress bool
+	cmd := &cobra.Command{
+		Use:   "migrate --pool POOL cephfs:/PATH",
+		Short: "Move CephFS files to another data pool, server-side",
+		Long: `Re-create every regular file under PATH (or PATH itself) in data pool
+POOL: a staging file with the new layout, a server-side copy, the metadata
+kept, then an atomic rename over the original, only if the original's
+size, mtime and ctime did not change meanwhile. Changed files and hard
+links are reported and left alone. The pool must be one of the file
+system's data pools.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usage("migrate takes one cephfs:/PATH, got %d arguments", len(args))
+			}
+			return nil
+		},
+	}
+	loader := config.Bind(cmd.Flags())
+	cmd.Flags().StringVar(&pool, "pool", "", "the data pool to move files to (required)")
+	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
+	cmd.Flags().IntVar(&f.files, "files", 4, "files migrated at once")
+	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted migrations from their staging files")
+	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		started = true
+		cfg, _, err := loader.Load()
+		if err != nil {
+			return usageError{err}
+		}
+		if noProgress {
+			cfg.Progress = "off"
+		}
+		a, err := ParseAddress(args[0])
+		if err != nil {
+			return usageError{err}
+		}
+		if a.Scheme != SchemeCephFS {
+			return usage("migrate moves CephFS files: expected cephfs:/PATH, got %s", a)
+		}
+		if strings.TrimSpace(pool) == "" {
+			return usage("--pool is required: the data pool to move the files to")
+		}
+		o, err := f.options(cmd, cfg)
+		if err != nil {
+			return err
+		}
+		o.Pool = pool
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		run, err := openFS(cfg, a.FS)
+		if err != nil {
+			return err
+		}
+		defer run.close()
+		if err := run.checkDataPool(a.FS, pool); err != nil {
+			return err
+		}
+		prog := run.runner.session.fileProgress()
+		c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
+			prog.file(r)
+			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, r)
+		})
+		sum, err := c.Migrate(ctx, a.Path)
+		prog.finish()
+		return run.finish(cmd, cfg, o, sum, err)
+	}
+	return cmd
+}
+
+// checkDataPool refuses a pool that is not one of the file system's data
+// pools before anything is written (the MDS would refuse the layout of
+// the first staging file, but only after creating it).
+func (f *fsRun) checkDataPool(fsName, pool string) error {
+	out, _, err := f.runner.conn.Raw().MonCommand([]byte(`{"prefix":"fs ls","format":"json"}`))
+	if err != nil {
+		return fmt.Errorf("list file systems: %w", rados.ErrnoError("mon command", "fs ls", err))
+	}
+	var fss []struct {
+		Name      string   `json:"name"`
+		DataPools []string `json:"data_pools"`
+	}
+	if err := json.Unmarshal(out, &fss); err != nil {
+		return fmt.Errorf("list file systems: %w", err)
+	}
+	for _, fs := range fss {
+		if fs.Name != fsName && !(fsName == "" && len(fss) == 1) {
+			continue
+		}
+		if slices.Contains(fs.DataPools, pool) {
+			return nil
+		}
+		return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, fs.Name, strings.Join(fs.DataPools, ", "))
+	}
+	return nil
+}

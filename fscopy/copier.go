@@ -1,0 +1,106 @@
+package fscopy
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// Sync is when copied data is made durable.
+type Sync string
+
+const (
+	SyncFile Sync = "file" // fsync each file before it is renamed into place
+	SyncFS   Sync = "fs"   // one sync of the file system at the end (the default)
+	SyncOff  Sync = "off"  // none, for throwaway clones
+)
+
+// ParseSync checks a --sync value.
+func ParseSync(s string) (Sync, error) {
+	switch Sync(s) {
+	case SyncFile, SyncFS, SyncOff:
+		return Sync(s), nil
+	case "":
+		return SyncFS, nil
+	}
+	return "", fmt.Errorf("--sync %q: expected file, fs or off", s)
+}
+
+// Options tune file copies.
+type Options struct {
+	// Copy is passed to the engine for each file (window, chunk,
+	// offload-only).
+	Copy radoscp.Options
+	// Files is how many files are copied at once; 0 or less means 1.
+	Files int
+	// NoPreserve skips ownership, times and user xattrs (the mode is the
+	// source's, without setuid, setgid and group/other write).
+	NoPreserve bool
+	// Resume continues interrupted copies from their staging files.
+	Resume bool
+	Sync   Sync
+	// Striping, when set, is the destination files' layout instead of
+	// the source's; copies then go through the client.
+	Striping *layout.Layout
+	// Pool, when set, is the destination files' data pool instead of the
+	// one their directory gives them.
+	Pool string
+	// WrapObjects, when set, wraps the object I/O of every source and
+	// destination pool: fault injection (package rados/faults) in tests
+	// and soak runs.
+	WrapObjects func(rados.Objects) rados.Objects
+	// afterCopy, in tests, runs between a file's copy and the check that
+	// its source did not change.
+	afterCopy func(src string)
+}
+
+// Copier copies CephFS files over one connection and mount.
+type Copier struct {
+	engine *radoscp.Engine
+	conn   *rados.Conn
+	fs     *cephfs.FS
+	opts   Options
+	report func(Report)
+
+	mu    sync.Mutex
+	pools map[[2]string]*rados.Pool
+	repMu sync.Mutex
+}
+
+// New returns a copier; report (nil for none) receives each file's
+// outcome, one call at a time.
+func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, report func(Report)) *Copier {
+	if report == nil {
+		report = func(Report) {}
+	}
+	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[[2]string]*rados.Pool{}}
+}
+
+func (c *Copier) emit(r Report) {
+	c.repMu.Lock()
+	defer c.repMu.Unlock()
+	c.report(r)
+}
+
+// pool opens (once) the pool and namespace a layout names.
+func (c *Copier) pool(l cephfs.FileLayout) (rados.Objects, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	key := [2]string{l.Pool, l.Namespace}
+	p := c.pools[key]
+	if p == nil {
+		var err error
+		if p, err = c.conn.OpenPool(l.Pool, l.Namespace); err != nil {
+			return nil, err
+		}
+		c.pools[key] = p
+	}
+	if c.opts.WrapObjects != nil {
+		return c.opts.WrapObjects(p), nil
+	}
+	return p, nil
+}

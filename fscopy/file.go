@@ -1,0 +1,236 @@
+package fscopy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/truncate"
+)
+
+// ErrSourceChanged is reported for a file whose size, mtime or ctime
+// changed while it was copied: the copy may mix old and new data, so it is
+// not put in place.
+var ErrSourceChanged = errors.New("source changed during the copy")
+
+// CopyFile copies the regular file src to dst through dst's staging file
+// and renames it into place, replacing dst if it exists. The report says
+// what happened; its Err is also returned.
+func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
+	r := Report{Src: src, Dst: dst, Outcome: Copied}
+	r.Err = c.copyFile(ctx, src, dst, &r)
+	if r.Err != nil {
+		r.Outcome = Failed
+	}
+	return r
+}
+
+func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error {
+	sst, err := c.fs.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !sst.IsRegular() {
+		return fmt.Errorf("cephfs:%s is a %s, not a regular file", src, sst.Type())
+	}
+	sl, err := c.fs.Layout(src)
+	if err != nil {
+		return err
+	}
+	staging := stagingPath(dst)
+	file, d, err := c.openStaging(staging, sst, sl, r)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+
+	srcPool, err := c.pool(sl)
+	if err != nil {
+		return fmt.Errorf("source cephfs:%s: %w", src, err)
+	}
+	source := radoscp.Source{Objects: srcPool, Layout: sl.Layout, Names: layout.CephFS(sst.Ino), Size: sst.Size}
+	from := d.EOF()
+	r.Result, err = c.engine.Copy(ctx, source, from, d, from, sst.Size-from, c.opts.Copy)
+	if err != nil {
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging %s keeps the first %d bytes; --resume continues): %w",
+			src, dst, staging, d.EOF(), err)
+	}
+	// The engine published what it copied; an empty file, or a resumed
+	// one that was complete, still needs its size and EOF.
+	if err := d.Publish(sst.Size); err != nil {
+		return err
+	}
+	if c.opts.Sync == SyncFile {
+		if err := file.Fsync(); err != nil {
+			return err
+		}
+	}
+	if err := c.finish(file, src, sst); err != nil {
+		return err
+	}
+	if c.opts.afterCopy != nil {
+		c.opts.afterCopy(src)
+	}
+	now, err := c.fs.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !now.Same(sst) {
+		_ = c.fs.Unlink(staging)
+		return fmt.Errorf("cephfs:%s: %w (%s, now %s); %s was left as it was",
+			src, ErrSourceChanged, sourceRecord(sst), sourceRecord(now), dst)
+	}
+	return c.fs.Rename(staging, dst)
+}
+
+// openStaging creates dst's staging file, or with Resume continues the one
+// an interrupted copy of the same unchanged source left. Any other staging
+// file there is an interrupted copy's leftover, and is removed.
+func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
+	if _, err := c.fs.Lstat(staging); err == nil {
+		if c.opts.Resume {
+			file, d, why, err := c.resume(staging, sst, sl)
+			if err != nil || file != nil {
+				if file != nil {
+					r.Resumed, r.ResumedFrom = true, d.EOF()
+				}
+				return file, d, err
+			}
+			r.Reason = "restarted: " + why
+		} else {
+			r.Reason = "removed the staging file of an interrupted copy (--resume would continue it)"
+		}
+		if err := c.fs.Unlink(staging); err != nil {
+			return nil, nil, err
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, err
+	}
+
+	file, err := c.fs.CreateExclusive(staging, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := c.initStaging(file, sst, sl)
+	if err != nil {
+		file.Close()
+		_ = c.fs.Unlink(staging)
+		return nil, nil, err
+	}
+	return file, d, nil
+}
+
+// initStaging sets a new staging file's layout while it is empty and
+// records its source.
+func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout) (*truncate.CephFS, error) {
+	want, err := c.dstLayout(file, sl)
+	if err != nil {
+		return nil, err
+	}
+	if err := file.SetLayout(want); err != nil {
+		return nil, fmt.Errorf("set layout %s: %w", want, err)
+	}
+	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
+		return nil, err
+	}
+	pool, err := c.pool(want)
+	if err != nil {
+		return nil, err
+	}
+	return truncate.NewCephFS(file, pool, want.Layout)
+}
+
+// dstLayout is the layout a staging file gets: the source's striping (or
+// Options.Striping) in the pool the new file got from its directory (or
+// Options.Pool).
+func (c *Copier) dstLayout(file *cephfs.File, sl cephfs.FileLayout) (cephfs.FileLayout, error) {
+	inherited, err := file.Layout()
+	if err != nil {
+		return cephfs.FileLayout{}, err
+	}
+	return c.wantLayout(sl, inherited), nil
+}
+
+// wantLayout is the destination layout for a source layout sl, in the
+// pool a new file in the destination directory gets (have).
+func (c *Copier) wantLayout(sl, have cephfs.FileLayout) cephfs.FileLayout {
+	want := cephfs.FileLayout{Layout: sl.Layout, Pool: have.Pool, Namespace: have.Namespace}
+	if c.opts.Striping != nil {
+		want.Layout = *c.opts.Striping
+	}
+	if c.opts.Pool != "" {
+		want.Pool, want.Namespace = c.opts.Pool, ""
+	}
+	return want
+}
+
+// resume opens staging to continue it. It returns a nil file and the
+// reason when the staging file is not a copy of this source as it is now.
+func (c *Copier) resume(staging string, sst cephfs.Stat, sl cephfs.FileLayout) (*cephfs.File, *truncate.CephFS, string, error) {
+	file, err := c.fs.OpenWrite(staging)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	rec, err := file.GetXattr(xattrSource)
+	if err != nil || string(rec) != sourceRecord(sst) {
+		file.Close()
+		return nil, nil, "the source changed since the interrupted copy, or the staging file has no record of it", nil
+	}
+	have, err := file.Layout()
+	if err != nil {
+		file.Close()
+		return nil, nil, "", err
+	}
+	if want := c.wantLayout(sl, have); have != want {
+		file.Close()
+		return nil, nil, fmt.Sprintf("the staging file's layout (%s) is not the one wanted (%s)", have, want), nil
+	}
+	pool, err := c.pool(have)
+	if err != nil {
+		file.Close()
+		return nil, nil, "", err
+	}
+	d, err := truncate.ResumeCephFS(file, pool, have.Layout, sst.Size)
+	if err != nil {
+		file.Close()
+		return nil, nil, "", err
+	}
+	return file, d, "", nil
+}
+
+// finish puts the source's metadata on the complete staging file and
+// removes radoscp's records from it. Times go last: every other change
+// would move them.
+func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat) error {
+	for _, name := range []string{truncate.XattrEOF, xattrSource} {
+		if err := file.RemoveXattr(name); err != nil {
+			return err
+		}
+	}
+	if c.opts.NoPreserve {
+		st, err := file.Stat()
+		if err != nil {
+			return err
+		}
+		return c.fs.SetAttrs(file.Path(), cephfs.Attrs{Mode: sst.Perm() &^ 0o6022, UID: st.UID, GID: st.GID,
+			Atime: st.Atime, Mtime: st.Mtime}, false)
+	}
+	xattrs, err := c.fs.UserXattrs(src)
+	if err != nil {
+		return err
+	}
+	for name, v := range xattrs {
+		if err := file.SetXattr(name, v); err != nil {
+			return err
+		}
+	}
+	return c.fs.SetAttrs(file.Path(), attrsOf(sst), false)
+}
+
+func attrsOf(st cephfs.Stat) cephfs.Attrs {
+	return cephfs.Attrs{Mode: st.Perm(), UID: st.UID, GID: st.GID, Atime: st.Atime, Mtime: st.Mtime}
+}

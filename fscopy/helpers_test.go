@@ -1,0 +1,186 @@
+package fscopy_test
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path"
+	"testing"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
+)
+
+// env is a connection and mount on the test cluster's CephFS, a directory
+// of the test's own, and a second, independent libcephfs client.
+type env struct {
+	conn  *rados.Conn
+	fs    *cephfs.FS
+	other *gocephfs.MountInfo
+	dir   string
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	conf := test.FS(t)
+	s, err := cephfs.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf, Options: s.Options()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	fs, err := s.Mount(conn, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Unmount() })
+	other, err := gocephfs.CreateMount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.ReadConfigFile(conf); err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Mount(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Unmount(); other.Release() })
+	e := &env{conn: conn, fs: fs, other: other, dir: "/" + test.UniqueName(t)}
+	if err := fs.Mkdir(e.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func (e *env) copier(t *testing.T, o fscopy.Options, reports *[]fscopy.Report) *fscopy.Copier {
+	return fscopy.New(radoscp.NewEngine(nil, nil), e.conn, e.fs, o, func(r fscopy.Report) {
+		if r.Err != nil {
+			t.Logf("%s: %v", r.Src, r.Err)
+		}
+		if reports != nil {
+			*reports = append(*reports, r)
+		}
+	})
+}
+
+func randomData(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, 2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// write creates p through the other client with layout l (nil for the
+// directory's), and writes each extent of data at its offset.
+func (e *env) write(t *testing.T, p string, l *layout.Layout, mode uint32, extents map[uint64][]byte) {
+	t.Helper()
+	f, err := e.other.Open(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if l != nil {
+		if err := e.other.SetXattr(p, "ceph.file.layout", []byte(l.String()), 0); err != nil {
+			t.Fatalf("set layout %s: %v", l, err)
+		}
+	}
+	for off, b := range extents {
+		if _, err := f.WriteAt(b, int64(off)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Fsync(gocephfs.SyncAll); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// read reads all of p through the other client.
+func (e *env) read(t *testing.T, p string) []byte {
+	t.Helper()
+	st, err := e.other.Statx(p, gocephfs.StatxSize, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := e.other.Open(p, os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, st.Size)
+	for n := 0; n < len(buf); {
+		k, err := f.ReadAt(buf[n:], int64(n))
+		if err != nil {
+			t.Fatalf("read %s at %d: %v", p, n, err)
+		}
+		n += k
+	}
+	return buf
+}
+
+func assertEqual(t *testing.T, what string, got, want []byte) {
+	t.Helper()
+	if bytes.Equal(got, want) {
+		return
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("%s differs at byte %d of %d", what, i, len(want))
+		}
+	}
+	t.Fatalf("%s: %d bytes, want %d", what, len(got), len(want))
+}
+
+// assertSameMeta checks what cp -a keeps: mode, owner, mtime, atime and
+// user xattrs.
+func (e *env) assertSameMeta(t *testing.T, src, dst string) {
+	t.Helper()
+	s, err := e.fs.Lstat(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := e.fs.Lstat(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mode != d.Mode || s.UID != d.UID || s.GID != d.GID || !s.Mtime.Equal(d.Mtime) || !s.Atime.Equal(d.Atime) {
+		t.Fatalf("%s: mode %o uid %d gid %d mtime %v atime %v; source %s: mode %o uid %d gid %d mtime %v atime %v",
+			dst, d.Mode, d.UID, d.GID, d.Mtime, d.Atime, src, s.Mode, s.UID, s.GID, s.Mtime, s.Atime)
+	}
+	sx, err := e.fs.UserXattrs(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dx, err := e.fs.UserXattrs(dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sx) != len(dx) {
+		t.Fatalf("%s: user xattrs %v, source has %v", dst, dx, sx)
+	}
+	for k, v := range sx {
+		if !bytes.Equal(dx[k], v) {
+			t.Fatalf("%s: xattr %s = %q, source has %q", dst, k, dx[k], v)
+		}
+	}
+}
+
+func (e *env) path(elem ...string) string { return path.Join(append([]string{e.dir}, elem...)...) }
+
+var ctx = context.Background()
+
+func attrsOf(st cephfs.Stat) cephfs.Attrs {
+	return cephfs.Attrs{Mode: st.Perm(), UID: st.UID, GID: st.GID, Atime: st.Atime, Mtime: st.Mtime}
+}

@@ -1,0 +1,85 @@
+package fscopy
+
+import (
+	"context"
+	"fmt"
+	"path"
+
+	"github.com/radoscp/radoscp/cephfs"
+)
+
+// Migrate moves every regular file under root (or root itself) to data
+// pool Options.Pool: each is copied to a staging file with its layout in
+// that pool and its metadata, then renamed over the original only if the
+// original's size, mtime and ctime did not change during the copy.
+// Otherwise the original is left alone and reported. Files already in the
+// pool are left alone; hard links are reported and left alone, since
+// replacing one name would split it from the others. Directories and
+// symlinks hold no file data and are not touched.
+//
+// The renamed file is a new inode: programs holding the old one open keep
+// reading the old data, and a write landing between the check and the
+// rename goes to the old inode. Migrate files that are not being written.
+func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
+	var sum Summary
+	if c.opts.Pool == "" {
+		return sum, fmt.Errorf("%w: migrate needs a destination pool", ErrUsage)
+	}
+	st, err := c.fs.Lstat(root)
+	if err != nil {
+		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	c.opts.NoPreserve = false
+	t := &treeCopy{c: c, sum: &sum}
+	t.g.SetLimit(max(c.opts.Files, 1))
+	t.migrate(ctx, path.Clean(root), st)
+	t.g.Wait()
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	if sum.Failed > 0 {
+		return sum, fmt.Errorf("%d of %d files failed", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
+	}
+	return sum, nil
+}
+
+func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
+	if ctx.Err() != nil {
+		return
+	}
+	switch {
+	case st.IsRegular():
+		t.g.Go(func() error {
+			if ctx.Err() == nil {
+				t.record(t.migrateFile(ctx, p, st))
+			}
+			return nil
+		})
+	case st.IsDir():
+		entries, err := t.c.fs.ReadDir(p)
+		if err != nil {
+			t.record(Report{Src: p, Dst: p, Outcome: Failed, Err: err})
+			return
+		}
+		for _, e := range entries {
+			if !IsStaging(e.Name) {
+				t.migrate(ctx, path.Join(p, e.Name), e.Stat)
+			}
+		}
+	}
+}
+
+func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Report {
+	if st.Nlink > 1 {
+		return Report{Src: p, Dst: p, Outcome: Skipped,
+			Reason: fmt.Sprintf("hard link (%d links): migrating one name would split it from the others", st.Nlink)}
+	}
+	l, err := t.c.fs.Layout(p)
+	if err != nil {
+		return Report{Src: p, Dst: p, Outcome: Failed, Err: err}
+	}
+	if l.Pool == t.c.opts.Pool {
+		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool}
+	}
+	return t.c.CopyFile(ctx, p, p)
+}

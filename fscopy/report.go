@@ -1,0 +1,52 @@
+package fscopy
+
+import "github.com/radoscp/radoscp"
+
+// Outcome is what happened to one path.
+type Outcome string
+
+const (
+	Copied    Outcome = "copied"    // a file, complete and in place
+	Linked    Outcome = "symlink"   // a symlink, re-created
+	Dir       Outcome = "dir"       // a directory, made (or already there)
+	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
+	Failed    Outcome = "failed"    // an error; Err says which
+	Unchanged Outcome = "unchanged" // migrate: already in the pool
+)
+
+// Report is the outcome for one source path.
+type Report struct {
+	Src, Dst string
+	Outcome  Outcome
+	Reason   string // for Skipped and notes (a leftover staging file removed)
+	// Result is the engine's, for files.
+	Result radoscp.Result
+	// ResumedFrom is the offset a resumed copy continued from.
+	ResumedFrom uint64
+	Resumed     bool
+	Err         error
+}
+
+// Summary counts a tree's outcomes.
+type Summary struct {
+	Files, Symlinks, Dirs, Skipped, Failed, Unchanged int
+	Bytes                                             uint64
+}
+
+func (s *Summary) add(r Report) {
+	switch r.Outcome {
+	case Copied:
+		s.Files++
+		s.Bytes += r.Result.Bytes
+	case Linked:
+		s.Symlinks++
+	case Dir:
+		s.Dirs++
+	case Skipped:
+		s.Skipped++
+	case Failed:
+		s.Failed++
+	case Unchanged:
+		s.Unchanged++
+	}
+}

@@ -1,0 +1,209 @@
+package fscopy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/radoscp/radoscp/cephfs"
+)
+
+// ErrUsage marks a request refused before anything was written.
+var ErrUsage = errors.New("invalid request")
+
+// Copy copies src to dst like cp -a: if dst is an existing directory, the
+// copy is dst/base(src), otherwise dst itself. Directories need recursive.
+// Regular files are copied Options.Files at a time, each through its
+// staging file; symlinks are re-created; other file types are reported
+// and skipped. A failed file does not stop the others; the summary counts
+// them. Directory times are set last, after their contents.
+func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
+	var sum Summary
+	sst, err := c.fs.Lstat(src)
+	if err != nil {
+		return sum, fmt.Errorf("%w: source: %w", ErrUsage, err)
+	}
+	if dst, err = c.target(src, dst); err != nil {
+		return sum, err
+	}
+	if sst.IsDir() {
+		if !recursive {
+			return sum, fmt.Errorf("%w: cephfs:%s is a directory: give -r to copy it", ErrUsage, src)
+		}
+		if dst == src || strings.HasPrefix(dst, strings.TrimSuffix(src, "/")+"/") {
+			return sum, fmt.Errorf("%w: cannot copy directory cephfs:%s into itself (cephfs:%s)", ErrUsage, src, dst)
+		}
+	} else if dst == src {
+		return sum, fmt.Errorf("%w: cephfs:%s and cephfs:%s are the same file", ErrUsage, src, dst)
+	}
+
+	t := &treeCopy{c: c, sum: &sum}
+	t.g.SetLimit(max(c.opts.Files, 1))
+	t.copy(ctx, src, dst, sst)
+	t.g.Wait()
+	for i := len(t.dirs) - 1; i >= 0; i-- {
+		d := t.dirs[i]
+		if err := c.fs.SetAttrs(d.dst, attrsOf(d.st), false); err != nil {
+			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return sum, err
+	}
+	if sum.Failed > 0 {
+		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.Dirs+sum.Failed)
+	}
+	return sum, nil
+}
+
+// target resolves cp's rule for dst.
+func (c *Copier) target(src, dst string) (string, error) {
+	dst = path.Clean(dst)
+	st, err := c.fs.Stat(dst)
+	switch {
+	case err == nil && st.IsDir():
+		base := path.Base(src)
+		if base == "/" {
+			return dst, nil
+		}
+		return path.Join(dst, base), nil
+	case err == nil || errors.Is(err, fs.ErrNotExist):
+		parent := path.Dir(dst)
+		pst, perr := c.fs.Stat(parent)
+		if perr != nil {
+			return "", fmt.Errorf("%w: destination's directory: %w", ErrUsage, perr)
+		}
+		if !pst.IsDir() {
+			return "", fmt.Errorf("%w: destination's parent cephfs:%s is a %s, not a directory", ErrUsage, parent, pst.Type())
+		}
+		return dst, nil
+	default:
+		return "", err
+	}
+}
+
+type dirTimes struct {
+	src, dst string
+	st       cephfs.Stat
+}
+
+// treeCopy is one Copy's state: the file workers and the directories whose
+// times are set at the end.
+type treeCopy struct {
+	c    *Copier
+	g    errgroup.Group
+	sum  *Summary
+	dirs []dirTimes
+}
+
+func (t *treeCopy) record(r Report) {
+	t.c.repMu.Lock()
+	t.sum.add(r)
+	t.c.repMu.Unlock()
+	t.c.emit(r)
+}
+
+func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
+	if ctx.Err() != nil {
+		return
+	}
+	switch {
+	case st.IsRegular():
+		t.g.Go(func() error {
+			if ctx.Err() != nil {
+				return nil
+			}
+			r := t.c.CopyFile(ctx, src, dst)
+			if st.Nlink > 1 && r.Err == nil {
+				r.Reason = fmt.Sprintf("hard link (%d links): copied as a file of its own", st.Nlink)
+			}
+			t.record(r)
+			return nil
+		})
+	case st.IsSymlink():
+		t.record(t.symlink(src, dst, st))
+	case st.IsDir():
+		r := t.mkdir(src, dst, st)
+		t.record(r)
+		if r.Err != nil {
+			return
+		}
+		entries, err := t.c.fs.ReadDir(src)
+		if err != nil {
+			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
+			return
+		}
+		for _, e := range entries {
+			if IsStaging(e.Name) {
+				continue
+			}
+			t.copy(ctx, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat)
+		}
+	default:
+		t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: st.Type() + ": not copied"})
+	}
+}
+
+func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
+	r := Report{Src: src, Dst: dst, Outcome: Dir}
+	err := t.c.fs.Mkdir(dst, 0o700)
+	if errors.Is(err, fs.ErrExist) {
+		if have, serr := t.c.fs.Lstat(dst); serr != nil || !have.IsDir() {
+			r.Outcome, r.Err = Failed, fmt.Errorf("cephfs:%s exists and is not a directory", r.Dst)
+			return r
+		}
+		err = nil
+	}
+	if err != nil {
+		r.Outcome, r.Err = Failed, err
+		return r
+	}
+	if t.c.opts.NoPreserve {
+		if err := t.c.fs.SetAttrs(dst, cephfs.Attrs{Mode: st.Perm() &^ 0o6022, UID: st.UID, GID: st.GID,
+			Atime: st.Atime, Mtime: st.Mtime}, false); err != nil {
+			r.Outcome, r.Err = Failed, err
+		}
+		return r
+	}
+	xattrs, err := t.c.fs.UserXattrs(src)
+	if err == nil {
+		for name, v := range xattrs {
+			if err = t.c.fs.SetXattr(dst, name, v); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		r.Outcome, r.Err = Failed, err
+		return r
+	}
+	t.c.repMu.Lock()
+	t.dirs = append(t.dirs, dirTimes{src: src, dst: dst, st: st})
+	t.c.repMu.Unlock()
+	return r
+}
+
+func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
+	r := Report{Src: src, Dst: dst, Outcome: Linked}
+	target, err := t.c.fs.Readlink(src)
+	if err == nil {
+		if old, serr := t.c.fs.Lstat(dst); serr == nil && !old.IsDir() {
+			err = t.c.fs.Unlink(dst)
+		}
+	}
+	if err == nil {
+		err = t.c.fs.Symlink(target, dst)
+	}
+	if err == nil && !t.c.opts.NoPreserve {
+		err = t.c.fs.SetAttrs(dst, attrsOf(st), true)
+	}
+	if err != nil {
+		r.Outcome, r.Err = Failed, err
+	}
+	return r
+}

@@ -1,0 +1,212 @@
+package truncate
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"syscall"
+
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// XattrEOF records a CephFS staging file's published EOF: every byte below
+// it is in place. The file's size is not trusted for that: writes through
+// libcephfs may run ahead of earlier copy-froms, and when a writer dies the
+// MDS recovers the size by probing objects, which would count speculative
+// ones.
+const XattrEOF = "user.radoscp.eof"
+
+// File is what a CephFS destination needs of its staging file; package
+// cephfs's *File implements it.
+type File interface {
+	Ino() uint64
+	Size() (uint64, error)
+	WriteAt(p []byte, off uint64) error
+	// Truncate sets the size through the MDS; shrinking bumps the truncate
+	// generation and trims the objects past the new size.
+	Truncate(size uint64) error
+	// Generation is the file's truncate generation as OSDs store it.
+	Generation() (rados.Generation, error)
+	SetXattr(name string, value []byte) error
+	GetXattr(name string) ([]byte, error)
+}
+
+// CephFS is a CephFS file that a copy fills: a staging file, created by
+// radoscp, invisible under its final name until complete.
+//
+// Copy-from writes its objects straight to the data pool with the file's
+// truncate generation, so that later writes and truncates by any client
+// treat them as the file's own. Everything else is written through
+// libcephfs, which sends the generation itself: object 0 always (it
+// carries the backtrace and layout xattrs the MDS wrote for this inode,
+// which copy-from would replace with the source's), and partial objects.
+//
+// A cut-back is a real truncate through the MDS: the file is first grown
+// over everything the copy may have written, then truncated to the
+// published EOF, so the MDS bumps the generation and trims those objects.
+type CephFS struct {
+	file   File
+	objs   *fileObjects
+	layout layout.Layout
+	names  layout.Namer
+	eof    uint64
+	gen    rados.Generation
+}
+
+var _ Destination = (*CephFS)(nil)
+
+// NewCephFS starts filling file, created exclusively and empty (so never
+// truncated: generation (0, 0)) with layout l, whose objects are in pool.
+func NewCephFS(file File, pool rados.Objects, l layout.Layout) (*CephFS, error) {
+	d := newCephFS(file, pool, l)
+	if err := d.record(0); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// ResumeCephFS continues filling a staging file that an earlier copy left:
+// its published EOF is what it recorded. Whatever that copy may have
+// written past the EOF, up to limit (the source's size), is cut back
+// first, so that the generation the rest of the copy carries is a new one.
+func ResumeCephFS(file File, pool rados.Objects, l layout.Layout, limit uint64) (*CephFS, error) {
+	d := newCephFS(file, pool, l)
+	v, err := file.GetXattr(XattrEOF)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	if d.eof, err = strconv.ParseUint(string(v), 10, 64); err != nil {
+		return nil, fmt.Errorf("resume: xattr %s = %q: expected a decimal number", XattrEOF, v)
+	}
+	if err := d.truncateBack(max(limit, d.eof)); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func newCephFS(file File, pool rados.Objects, l layout.Layout) *CephFS {
+	names := layout.CephFS(file.Ino())
+	return &CephFS{file: file, layout: l, names: names,
+		objs: &fileObjects{Objects: pool, file: file, layout: l, ino: file.Ino()}}
+}
+
+func (c *CephFS) Objects() rados.Objects       { return c.objs }
+func (c *CephFS) Layout() layout.Layout        { return c.layout }
+func (c *CephFS) Names() layout.Namer          { return c.names }
+func (c *CephFS) EOF() uint64                  { return c.eof }
+func (c *CephFS) Generation() rados.Generation { return c.gen }
+func (c *CephFS) Close() error                 { return nil }
+
+// Offloadable keeps object 0 out of copy-from: it holds this inode's
+// backtrace.
+func (c *CephFS) Offloadable(obj uint64) bool { return obj != 0 }
+
+// Checkpoint records eof while copies are in flight; the size is left to
+// Publish, which runs when nothing is being written.
+func (c *CephFS) Checkpoint(eof uint64) error {
+	if eof <= c.eof {
+		return nil
+	}
+	return c.record(eof)
+}
+
+// Publish grows the file to eof through the MDS and records it.
+func (c *CephFS) Publish(eof uint64) error {
+	if eof <= c.eof {
+		return nil
+	}
+	size, err := c.file.Size()
+	if err != nil {
+		return err
+	}
+	if size < eof {
+		if err := c.file.Truncate(eof); err != nil {
+			return err
+		}
+	}
+	return c.record(eof)
+}
+
+func (c *CephFS) record(eof uint64) error {
+	if err := c.file.SetXattr(XattrEOF, []byte(strconv.FormatUint(eof, 10))); err != nil {
+		return err
+	}
+	c.eof = eof
+	return nil
+}
+
+// CutBack truncates the file to its EOF through the MDS, after growing it
+// over [from, to) so that the truncate covers every object the copy may
+// have written.
+func (c *CephFS) CutBack(from, to uint64) error {
+	if to <= c.eof {
+		return nil
+	}
+	return c.truncateBack(to)
+}
+
+func (c *CephFS) truncateBack(to uint64) error {
+	size, err := c.file.Size()
+	if err != nil {
+		return err
+	}
+	if size < to {
+		if err := c.file.Truncate(to); err != nil {
+			return fmt.Errorf("cut back: grow over [%d, %d): %w", c.eof, to, err)
+		}
+	}
+	if to > c.eof || size > c.eof {
+		if err := c.file.Truncate(c.eof); err != nil {
+			return fmt.Errorf("cut back to EOF %d: %w", c.eof, err)
+		}
+	}
+	if c.gen, err = c.file.Generation(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// fileObjects is the destination's data pool as the copy engine sees it:
+// copy-froms, removals and stats go to the objects, but data the client
+// writes goes through the file, so that it carries the file's generation.
+type fileObjects struct {
+	rados.Objects
+	file   File
+	layout layout.Layout
+	ino    uint64
+}
+
+func (o *fileObjects) Write(oid string, data []byte, off uint64) error {
+	obj, err := o.objectNo(oid)
+	if err != nil {
+		return err
+	}
+	for len(data) > 0 {
+		n := min(uint64(len(data)), o.layout.StripeUnit-off%o.layout.StripeUnit)
+		if err := o.file.WriteAt(data[:n], o.layout.FileOffset(obj, off)); err != nil {
+			return err
+		}
+		data, off = data[n:], off+n
+	}
+	return nil
+}
+
+// WriteFull writes data at the start of the object. The object is one of a
+// new file's, or past a cut-back (whose objects read as empty under the
+// bumped generation), so nothing past data needs clearing.
+func (o *fileObjects) WriteFull(oid string, data []byte) error { return o.Write(oid, data, 0) }
+
+// Truncate is not how a CephFS file is cut: only the MDS truncates it.
+func (o *fileObjects) Truncate(oid string, _ uint64) error {
+	return &rados.Error{Op: "truncate", Object: o.Ref(oid), Errno: syscall.EPERM,
+		Detail: "CephFS objects are truncated through the MDS"}
+}
+
+func (o *fileObjects) objectNo(oid string) (uint64, error) {
+	var ino, obj uint64
+	if _, err := fmt.Sscanf(oid, "%x.%08x", &ino, &obj); err != nil || ino != o.ino {
+		return 0, errors.New("not an object of inode " + strconv.FormatUint(o.ino, 16) + ": " + oid)
+	}
+	return obj, nil
+}
