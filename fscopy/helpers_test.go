@@ -98,6 +98,9 @@ func (e *env) write(t *testing.T, p string, l *layout.Layout, mode uint32, exten
 		}
 	}
 	for off, b := range extents {
+		if len(b) == 0 {
+			continue // go-ceph cannot write nothing
+		}
 		if _, err := f.WriteAt(b, int64(off)); err != nil {
 			t.Fatal(err)
 		}
@@ -184,3 +187,5 @@ var ctx = context.Background()
 func attrsOf(st cephfs.Stat) cephfs.Attrs {
 	return cephfs.Attrs{Mode: st.Perm(), UID: st.UID, GID: st.GID, Atime: st.Atime, Mtime: st.Mtime}
 }
+
+func copyOpts(window int) radoscp.Options { return radoscp.Options{Window: window} }
