@@ -36,6 +36,7 @@ func TestLayoutMatchesCephFSObjects(t *testing.T) {
 	if err := mount.MakeDirs(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	test.RemoveTree(t, mount, dir)
 	for i, l := range []layout.Layout{
 		{StripeUnit: 64 << 10, StripeCount: 3, ObjectSize: 256 << 10},
 		{StripeUnit: 128 << 10, StripeCount: 2, ObjectSize: 128 << 10},

@@ -60,6 +60,7 @@ func newEnv(t *testing.T) *env {
 	if err := fs.Mkdir(e.dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	test.RemoveTree(t, other, e.dir)
 	return e
 }
 

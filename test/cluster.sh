@@ -257,6 +257,10 @@ make_fs() {
 	setup fs add_data_pool cephfs cephfs_data2
 	# No standby MDS: without this the cluster warns about it.
 	setup fs set cephfs standby_count_wanted 0
+	# A client killed with -9 keeps its capabilities until the MDS gives
+	# its session up as stale (60 s by default, 30 s at least); a rerun that opens the
+	# same file waits for that. Crash tests kill clients.
+	setup fs set cephfs session_timeout 30
 }
 
 # run_all runs each of its arguments (a command line) in the background and

@@ -25,7 +25,7 @@ type fakeFile struct {
 
 func newFakeFile() *fakeFile { return &fakeFile{xattrs: map[string][]byte{}} }
 
-func (f *fakeFile) Ino() uint64            { return 0x10000000abc }
+func (f *fakeFile) Ino() uint64           { return 0x10000000abc }
 func (f *fakeFile) Size() (uint64, error) { return uint64(len(f.data)), nil }
 func (f *fakeFile) WriteAt(p []byte, off uint64) error {
 	if end := off + uint64(len(p)); end > uint64(len(f.data)) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,6 +19,10 @@ func TestParseAddressValid(t *testing.T) {
 		{"rados:radoscp-a/a:b", Address{Scheme: SchemeRados, Pool: "radoscp-a", Name: "a:b"}},
 		{"rados:p/ünïcode", Address{Scheme: SchemeRados, Pool: "p", Name: "ünïcode"}},
 		{"rados:p/ spaced name ", Address{Scheme: SchemeRados, Pool: "p", Name: " spaced name "}},
+		{"cephfs:/some/path", Address{Scheme: SchemeCephFS, Path: "/some/path"}},
+		{"cephfs:/", Address{Scheme: SchemeCephFS, Path: "/"}},
+		{"cephfs:/a//b/../c/", Address{Scheme: SchemeCephFS, Path: "/a/c"}},
+		{"cephfs:myfs:/dir/file:with:colons", Address{Scheme: SchemeCephFS, FS: "myfs", Path: "/dir/file:with:colons"}},
 	} {
 		got, err := ParseAddress(tc.in)
 		if err != nil {
@@ -43,7 +48,11 @@ func TestParseAddressInvalid(t *testing.T) {
 		{"s3:bucket/key", `unknown scheme "s3"`},
 		{"RADOS:p/x", `unknown scheme "RADOS"`},
 		{":p/x", `unknown scheme ""`},
-		{"cephfs:/some/path", "not supported"},
+		{"cephfs:relative/path", "expected cephfs:/PATH or cephfs:FSNAME:/PATH"},
+		{"cephfs:", "expected cephfs:/PATH"},
+		{"cephfs::/x", "expected cephfs:/PATH"},
+		{"cephfs:fs:relative", `path "relative" is not absolute`},
+		{"cephfs:/a\x00b", "control character"},
 		{"rados:pool", "expected rados:POOL/NAME"},
 		{"rados:", "expected rados:POOL/NAME"},
 		{"rados:a/b/c/d", "expected rados:POOL/NAME"},
@@ -93,6 +102,12 @@ func FuzzParseAddress(f *testing.F) {
 		}
 		if a.Raw != s {
 			t.Fatalf("Raw = %q, want %q", a.Raw, s)
+		}
+		if a.Scheme == SchemeCephFS {
+			if !strings.HasPrefix(a.Path, "/") || path.Clean(a.Path) != a.Path || strings.ContainsAny(a.Path+a.FS, "\x00\n\x7f") {
+				t.Fatalf("bad CephFS path accepted: %+v", a)
+			}
+			return
 		}
 		if a.Scheme != SchemeRados && a.Scheme != SchemeStriper {
 			t.Fatalf("accepted scheme %q in %q", a.Scheme, s)

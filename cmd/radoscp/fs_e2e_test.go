@@ -1,0 +1,322 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
+	"github.com/radoscp/radoscp/test"
+)
+
+// fsEnv is the test cluster's CephFS mounted by the test, with a directory
+// of the test's own.
+type fsEnv struct {
+	conf string
+	m    *gocephfs.MountInfo
+	dir  string
+}
+
+func newFSEnv(t *testing.T) *fsEnv {
+	t.Helper()
+	conf := test.FS(t)
+	m, err := gocephfs.CreateMount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.ReadConfigFile(conf); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Mount(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Unmount(); m.Release() })
+	e := &fsEnv{conf: conf, m: m, dir: "/" + test.UniqueName(t)}
+	if err := m.MakeDir(e.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	test.RemoveTree(t, m, e.dir)
+	return e
+}
+
+func (e *fsEnv) path(p string) string { return path.Join(e.dir, p) }
+
+func (e *fsEnv) write(t *testing.T, p string, data []byte) {
+	t.Helper()
+	f, err := e.m.Open(e.path(p), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if len(data) > 0 {
+		if _, err := f.WriteAt(data, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Fsync(gocephfs.SyncAll); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// read reads p, or reports that it does not exist.
+func (e *fsEnv) read(t *testing.T, p string) ([]byte, bool) {
+	t.Helper()
+	st, err := e.m.Statx(e.path(p), gocephfs.StatxSize, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "-2") {
+			return nil, false
+		}
+		t.Fatal(err)
+	}
+	f, err := e.m.Open(e.path(p), os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, st.Size)
+	for n := 0; n < len(buf); {
+		k, err := f.ReadAt(buf[n:], int64(n))
+		if err != nil {
+			t.Fatalf("read %s: %v", p, err)
+		}
+		n += k
+	}
+	return buf, true
+}
+
+func (e *fsEnv) names(t *testing.T, dir string) []string {
+	t.Helper()
+	d, err := e.m.OpenDir(e.path(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var out []string
+	for {
+		de, err := d.ReadDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if de == nil {
+			return out
+		}
+		if de.Name() != "." && de.Name() != ".." {
+			out = append(out, de.Name())
+		}
+	}
+}
+
+func jsonLines(t *testing.T, r result) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("stdout line %q is not JSON: %v\nstderr: %s", line, err, r.stderr)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestE2ECephFSTree(t *testing.T) {
+	e := newFSEnv(t)
+	big := randomBytes(1, 9<<20+3)
+	e.m.MakeDir(e.path("src"), 0o755)
+	e.m.MakeDir(e.path("src/sub"), 0o700)
+	e.write(t, "src/big", big)
+	e.write(t, "src/sub/small", []byte("hello"))
+	e.m.Symlink("big", e.path("src/link"))
+	r := runCmd(t, nil, "cp", "-c", e.conf, "-r", "--json", "--files", "2", "cephfs:"+e.path("src"), "cephfs:"+e.path("dst"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	lines := jsonLines(t, r)
+	sum := lines[len(lines)-1]
+	if sum["summary"] != true || sum["files"] != 2.0 || sum["symlinks"] != 1.0 || sum["dirs"] != 2.0 || sum["bytes"] != float64(len(big)+5) {
+		t.Fatalf("summary line %v", sum)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if l["src"] == e.path("src/big") {
+			res := l["result"].(map[string]any)
+			if l["outcome"] != "copied" || res["objects"] != 1.0 {
+				t.Fatalf("big: %v; want copied with object 1 by copy-from (0 and the tail through the client)", l)
+			}
+		}
+	}
+	if got, _ := e.read(t, "dst/big"); !bytes.Equal(got, big) {
+		t.Fatal("dst/big differs from src/big")
+	}
+	if got, _ := e.read(t, "dst/sub/small"); string(got) != "hello" {
+		t.Fatalf("dst/sub/small = %q", got)
+	}
+	if target, err := e.m.Readlink(e.path("dst/link")); err != nil || target != "big" {
+		t.Fatalf("dst/link -> %q, %v", target, err)
+	}
+}
+
+// kill -9 at random moments of a slowed-down copy: the destination is
+// absent or complete, never partial; a rerun with --resume finishes it and
+// leaves no staging file.
+func TestE2ECephFSKillAndResume(t *testing.T) {
+	e := newFSEnv(t)
+	data := randomBytes(2, 24<<20+999)
+	e.write(t, "src", data)
+	trials := 4
+	if os.Getenv("RADOSCP_LONG") != "" {
+		trials = 40
+	}
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 3))
+	interrupted := 0
+	for i := range trials {
+		dst := "dst" + string(rune('a'+i%26)) + strings.Repeat("x", i/26)
+		// Every OSD reply delayed by up to 0.6 s, one copy at a time: the
+		// copy takes several seconds, and the kill lands inside it.
+		cmd := exec.Command(binary, "cp", "-c", e.conf, "--window", "1", "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+		cmd.Env = append(os.Environ(), "CEPH_ARGS=--ms_inject_delay_type=osd --ms_inject_delay_probability=1 --ms_inject_delay_max=0.6")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		wait := time.Duration(200+rng.IntN(2500)) * time.Millisecond
+		time.Sleep(wait)
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+		// Until the MDS gives the dead client's session up (session_timeout,
+		// 30 s or more), its capabilities block the rerun; an operator
+		// would evict it as the test does.
+		test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(cmd.Process.Pid))
+		got, ok := e.read(t, dst)
+		if ok && !bytes.Equal(got, data) {
+			t.Fatalf("trial %d (killed after %v): %s is visible and not the source (%d bytes)", i, wait, dst, len(got))
+		}
+		if !ok {
+			interrupted++
+		}
+		if got, ok := e.read(t, ".radoscp."+dst); ok {
+			eof := e.recordedEOF(t, ".radoscp."+dst)
+			if eof > uint64(len(got)) || !bytes.Equal(got[:eof], data[:eof]) {
+				t.Fatalf("trial %d: staging file's recorded EOF %d is not a true prefix (%d bytes)", i, eof, len(got))
+			}
+		}
+		r := runCmd(t, nil, "cp", "-c", e.conf, "--resume", "--json", "cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+		if r.code != 0 {
+			t.Fatalf("trial %d: resume: exit %d\nstdout: %s\nstderr: %s", i, r.code, r.stdout, r.stderr)
+		}
+		if got, _ := e.read(t, dst); !bytes.Equal(got, data) {
+			t.Fatalf("trial %d: resumed copy differs", i)
+		}
+		lines := jsonLines(t, r)
+		t.Logf("trial %d: killed after %v; rerun: resumed %v from %v", i, wait, lines[0]["resumed"], lines[0]["resumed_from"])
+	}
+	if interrupted == 0 {
+		t.Fatal("no trial interrupted a copy: the copies are too fast for the kills")
+	}
+	for _, n := range e.names(t, "") {
+		if strings.HasPrefix(n, ".radoscp.") {
+			t.Errorf("staging file %s left behind", n)
+		}
+	}
+}
+
+func (e *fsEnv) recordedEOF(t *testing.T, p string) uint64 {
+	v, err := e.m.GetXattr(e.path(p), "user.radoscp.eof")
+	if err != nil {
+		return 0 // killed before the record was written: nothing published
+	}
+	var n uint64
+	for _, c := range string(v) {
+		n = n*10 + uint64(c-'0')
+	}
+	return n
+}
+
+func TestE2EMigrate(t *testing.T) {
+	e := newFSEnv(t)
+	data := randomBytes(3, 5<<20)
+	e.write(t, "f", data)
+	for _, tc := range []struct{ pool, msg string }{
+		{"nosuchpool-e2e", "nosuchpool-e2e"},
+		{"radoscp-a", "not a data pool"},
+	} {
+		r := runCmd(t, nil, "migrate", "-c", e.conf, "--pool", tc.pool, "cephfs:"+e.dir)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.msg) {
+			t.Fatalf("--pool %s: exit %d, stderr %q; want 2 naming %q", tc.pool, r.code, r.stderr, tc.msg)
+		}
+	}
+	if n := e.names(t, ""); len(n) != 1 {
+		t.Fatalf("a refused migrate left %v", n)
+	}
+	r := runCmd(t, nil, "migrate", "-c", e.conf, "--pool", "cephfs_data2", "--json", "cephfs:"+e.dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	v, err := e.m.GetXattr(e.path("f"), "ceph.file.layout.pool")
+	if err != nil || string(v) != "cephfs_data2" {
+		t.Fatalf("migrated file's pool %q, %v", v, err)
+	}
+	if got, _ := e.read(t, "f"); !bytes.Equal(got, data) {
+		t.Fatal("migrated file differs")
+	}
+}
+
+// Bad CephFS requests exit 2, naming the problem, and write nothing.
+func TestE2ECephFSBadInput(t *testing.T) {
+	e := newFSEnv(t)
+	e.m.MakeDir(e.path("d"), 0o755)
+	e.write(t, "d/f", []byte("x"))
+	src, dir := "cephfs:"+e.path("d/f"), "cephfs:"+e.path("d")
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"dir-without-r", []string{dir, "cephfs:" + e.path("copy")}, "give -r"},
+		{"into-itself", []string{"-r", dir, "cephfs:" + e.path("d/sub")}, "into itself"},
+		{"missing-source", []string{"cephfs:" + e.path("nope"), "cephfs:" + e.path("copy")}, "nope"},
+		{"missing-parent", []string{src, "cephfs:" + e.path("no/such/dir")}, "no/such"},
+		{"files-0", []string{"--files", "0", src, "cephfs:" + e.path("copy")}, "--files 0"},
+		{"sync", []string{"--sync", "sometimes", src, "cephfs:" + e.path("copy")}, "sometimes"},
+		{"mixed", []string{src, "rados:radoscp-b/x"}, "cannot copy between"},
+		{"length", []string{"--length", "1M", src, "cephfs:" + e.path("copy")}, "--length"},
+		{"relative", []string{"cephfs:d/f", "cephfs:" + e.path("copy")}, "cephfs:d/f"},
+		{"two-fs", []string{src, "cephfs:other:" + e.path("copy")}, "between file systems"},
+		{"layout", []string{"--stripe-unit", "1000", src, "cephfs:" + e.path("copy")}, "1000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCmd(t, nil, append([]string{"cp", "-c", e.conf}, tc.args...)...)
+			if r.code != 2 || !strings.Contains(r.stderr, tc.msg) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want 2 and one line naming %q", r.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	if n := e.names(t, ""); len(n) != 1 {
+		t.Fatalf("refused copies left %v", n)
+	}
+	if n := e.names(t, "d"); len(n) != 1 {
+		t.Fatalf("refused copies left %v in d", n)
+	}
+	r := runCmd(t, nil, "cp", "-c", e.conf, "--resume", "--length", "1M", "rados:radoscp-a/x", "rados:radoscp-b/y")
+	if r.code != 2 || !strings.Contains(r.stderr, "--resume") {
+		t.Fatalf("--resume on rados: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+func randomBytes(seed uint64, n int) []byte {
+	r := rand.New(rand.NewPCG(seed, 4))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}

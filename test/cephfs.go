@@ -1,0 +1,54 @@
+package test
+
+import (
+	"path"
+	"testing"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+)
+
+// RemoveTree removes dir and everything under it through mount, when t
+// ends, so that tests do not fill the throwaway cluster's small OSDs. The
+// MDS frees the objects of removed files in the background.
+func RemoveTree(t testing.TB, mount *gocephfs.MountInfo, dir string) {
+	t.Cleanup(func() {
+		if err := removeTree(mount, dir); err != nil {
+			t.Logf("cleaning up %s: %v", dir, err)
+		}
+	})
+}
+
+func removeTree(m *gocephfs.MountInfo, p string) error {
+	st, err := m.Statx(p, gocephfs.StatxMode, gocephfs.AtSymlinkNofollow)
+	if err != nil {
+		return err
+	}
+	if st.Mode&0o170000 != 0o040000 {
+		return m.Unlink(p)
+	}
+	d, err := m.OpenDir(p)
+	if err != nil {
+		return err
+	}
+	var names []string
+	for {
+		e, err := d.ReadDir()
+		if err != nil {
+			d.Close()
+			return err
+		}
+		if e == nil {
+			break
+		}
+		if e.Name() != "." && e.Name() != ".." {
+			names = append(names, e.Name())
+		}
+	}
+	d.Close()
+	for _, n := range names {
+		if err := removeTree(m, path.Join(p, n)); err != nil {
+			return err
+		}
+	}
+	return m.RemoveDir(p)
+}
