@@ -56,7 +56,7 @@ type AIMD struct {
 	lat        []time.Duration
 	nlat       int
 	bytes      int64
-	skip       int // observations still to ignore after a cut
+	skip       int  // observations still to ignore after a cut
 	slow       bool // slow start: double instead of adding one
 }
 

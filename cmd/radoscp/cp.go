@@ -204,6 +204,8 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	bar := session.progress(length)
 	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, radoscp.Options{
 		Window:      cfg.Window,
+		Auto:        cfg.AutoWindow,
+		MaxWindow:   cfg.MaxWindow,
 		Chunk:       cfg.Chunk,
 		OffloadOnly: cfg.OffloadOnly,
 	})
