@@ -10,10 +10,10 @@ import (
 // DefaultMaxWindow caps an automatic window unless told otherwise.
 const DefaultMaxWindow = 64
 
-// autoStart is the first width of an automatic window: high enough that a
-// latency-bound copy of a few dozen objects is not spent finding its feet,
-// low enough that a saturated cluster is not flooded before the first cut.
-const autoStart = 8
+// autoStart is the first width of an automatic window: the fixed
+// default, so that a copy of a few dozen objects, over before AIMD has
+// learnt much, does as well as it would have without auto.
+const autoStart = DefaultWindow
 
 // autoWindow adapts one copy's window with AIMD (window.NewSlowStartAIMD)
 // from the latency of each completed operation: copy-from latency as
