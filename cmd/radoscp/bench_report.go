@@ -63,10 +63,13 @@ with the report. make bench runs all of it.`,
 			engine = string(b)
 		}
 		md := renderReport(results, relLink(f.out, f.plot), engine)
-		if err := os.WriteFile(f.out, []byte(md), 0o644); err != nil {
+		if err := writeCreatingDir(f.out, []byte(md)); err != nil {
 			return err
 		}
 		if f.plot != "" {
+			if err := os.MkdirAll(filepath.Dir(f.plot), 0o755); err != nil {
+				return err
+			}
 			if err := plotSpeedup(f.plot, results); err != nil {
 				return err
 			}
@@ -77,6 +80,13 @@ with the report. make bench runs all of it.`,
 		return nil
 	}
 	return cmd
+}
+
+func writeCreatingDir(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }
 
 // relLink is target as a link from the markdown file at from.
