@@ -6,6 +6,11 @@
 #                      it (a missing cluster is a failure, not a skip), stop it
 #   make cluster-up    start a cluster for interactive use and say how to use it
 #   make cluster-down  stop it
+#   make bench         start a throwaway cluster, run every benchmark scenario
+#                      and the engine micro-benchmarks, regenerate
+#                      docs/bench-results.md, docs/bench-speedup.svg and the
+#                      README's results section, stop the cluster
+#   make bench-report  the same report from the results already in docs/bench/
 #
 # Go builds need cgo and the "pacific" build tag: go-ceph compiles against
 # Debian's Ceph 16.2 (Pacific) headers.
@@ -26,7 +31,7 @@ TESTFLAGS ?= -race -count=1 -timeout 45m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build test demo cluster-up cluster-down
+.PHONY: deps build test demo bench bench-report cluster-up cluster-down
 
 deps:
 	test/deps.sh
@@ -67,6 +72,44 @@ demo: deps build
 	rados -c "$$conf" -p radoscp-b --striper get demo-copy "$$work/out"
 	cmp "$$work/in" "$$work/out"
 	echo "demo: rados --striper get of the copy is byte-for-byte identical to the source"
+
+# Scenarios and repeats; the README's figures come from the defaults.
+BENCH_SCENARIOS ?= kernel latency10 latency20 throughput
+BENCH_REPEAT ?= 5
+
+# Each memstore OSD reports 3 GiB: the throughput scenario holds 1 GiB of
+# sources and 1 GiB of copies at once, unevenly spread over three OSDs.
+# The raw results (bench --json, go test -bench) go to a scratch directory
+# and then to docs/bench/, from which bench-report regenerates the report
+# without running anything again; a failed scenario leaves the committed
+# results as they were.
+BENCH_DIR := docs/bench
+bench: deps build
+	dir=$$(mktemp -d)
+	work=$$(mktemp -d)
+	trap 'test/cluster.sh stop "$$dir"; rm -rf "$$work"' EXIT
+	trap 'exit 130' INT TERM
+	RADOSCP_OSD_BYTES=$$((3 << 30)) test/cluster.sh start "$$dir" >/dev/null
+	conf="$$dir/ceph.conf"
+	$(GO) test $(TAGS) -run '^$$' -bench Engine -benchmem . | tee "$$work/engine.txt"
+	for s in $(BENCH_SCENARIOS); do
+		echo "+ radoscp bench --scenario $$s --repeat $(BENCH_REPEAT)"
+		bin/radoscp bench -c "$$conf" --pool radoscp-a --prefix "bench-$$s" --scenario "$$s" --repeat $(BENCH_REPEAT) --json >"$$work/$$s.json"
+	done
+	rm -rf $(BENCH_DIR)
+	mkdir -p $(BENCH_DIR)
+	cp "$$work"/*.json "$$work/engine.txt" $(BENCH_DIR)/
+	$(MAKE) --no-print-directory bench-report
+
+# The report, plot and README section from the results in docs/bench/.
+bench-report: build
+	results=()
+	for s in $(BENCH_SCENARIOS); do
+		if [[ -f $(BENCH_DIR)/$$s.json ]]; then results+=("$(BENCH_DIR)/$$s.json"); fi
+	done
+	bin/radoscp bench report --out docs/bench-results.md --plot docs/bench-speedup.svg \
+		--engine $(BENCH_DIR)/engine.txt --splice README.md "$${results[@]}"
+	cat docs/bench-results.md
 
 cluster-up: deps
 	@if [[ -f $(CLUSTER_DIR_FILE) ]]; then

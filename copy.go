@@ -1,6 +1,7 @@
 package radoscp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -34,8 +35,14 @@ type Source struct {
 // Options tune one copy. The zero value is the default.
 type Options struct {
 	// Window is how many operations are kept in flight; it is read once
-	// when the copy starts. 0 or less means 1.
+	// when the copy starts. 0 or less means 1. Ignored when Auto is set.
 	Window int
+	// Auto adapts the window to the cluster while the copy runs: it
+	// grows while latency holds and throughput rises and halves when
+	// latency climbs (AIMD), never past MaxWindow (0 means
+	// DefaultMaxWindow). Copies into existing data still run serially.
+	Auto      bool
+	MaxWindow int
 	// Chunk bounds each client read-and-write; 0 means DefaultChunk.
 	Chunk uint64
 	// OffloadOnly fails a copy that would move data through the client.
@@ -60,8 +67,11 @@ type Result struct {
 	Objects uint64
 	// Generation is the destination generation sent with every copy-from.
 	Generation rados.Generation
-	// Window is the effective window: 1 when Serial.
+	// Window is the effective window: 1 when Serial; with Options.Auto,
+	// the widest the window reached.
 	Window int
+	// Auto is set when the window adapted (Options.Auto, not Serial).
+	Auto bool
 	// Serial is set when the copy went into existing data and so ran one
 	// operation at a time.
 	Serial bool
@@ -102,15 +112,21 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 		// the file; one at a time, nothing is written past a failure.
 		width, res.Serial = 1, true
 	}
-	res.Window = width
-	e.obs.Window(width)
 	chunk := o.Chunk
 	if chunk == 0 {
 		chunk = DefaultChunk
 	}
-
 	cp := &copier{e: e, src: src, dst: dst, opts: o, serial: res.Serial, origEOF: origEOF, res: &res,
-		buffers: newBufferPool(width, max(chunk, src.Layout.ObjectSize)), lastCheckpoint: start}
+		lastCheckpoint: start}
+	if o.Auto && !res.Serial {
+		cp.auto = newAutoWindow(cmp.Or(o.MaxWindow, DefaultMaxWindow), e.obs)
+		width, res.Auto = cp.auto.aimd.Max(), true
+		e.obs.Window(cp.auto.aimd.Width())
+	} else {
+		e.obs.Window(width)
+	}
+	res.Window = width
+	cp.buffers = newBufferPool(width, max(chunk, src.Layout.ObjectSize))
 	var reach uint64 = dstOff
 	done := uint64(0)
 	var err error
@@ -130,6 +146,9 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 		break
 	}
 	res.Bytes = done
+	if cp.auto != nil {
+		res.Window = cp.auto.peak
+	}
 
 	if done > 0 {
 		if perr := dst.Publish(dstOff + done); perr != nil {

@@ -22,6 +22,7 @@ type copier struct {
 	origEOF uint64
 	res     *Result
 	buffers *bufferPool
+	auto    *autoWindow // nil for a fixed window
 
 	lastCheckpoint time.Time
 }
@@ -86,7 +87,12 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 			c.checkpoint(progress)
 		}
 	}
-	r := window.Run(ctx, ops.n, width, submit, done)
+	var r window.Result
+	if c.auto != nil {
+		r = c.auto.run(ctx, ops.n, func(i uint64) uint64 { return ops.at(i).length }, submit, done)
+	} else {
+		r = window.Run(ctx, ops.n, width, submit, done)
+	}
 	pr := phaseResult{bytes: progress - dstOff}
 	if r.Submitted > 0 {
 		pr.reach = ops.at(r.Submitted - 1).reach

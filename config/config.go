@@ -14,7 +14,11 @@ type Config struct {
 	// that takes longer; 0 waits for ever.
 	ConnectTimeout, OpTimeout time.Duration
 	// Window is the copy-froms in flight at once per copy; 0 means 1.
+	// It is 0 when AutoWindow is set.
 	Window int
+	// AutoWindow is window "auto": the window adapts to the cluster
+	// (AIMD), up to MaxWindow.
+	AutoWindow bool
 	// MaxWindow bounds an automatic window.
 	MaxWindow int
 	// Chunk is the bytes one copy-from carries, 64 KiB to 1 GiB.

@@ -16,7 +16,8 @@ const configKey = "config"
 type key struct {
 	name, short, usage string
 	// field points into a Config: *string, *bool, *int, *time.Duration,
-	// or *uint64 (a size when size is set, else a plain count).
+	// *uint64 (a size when size is set, else a plain count), or
+	// windowField.
 	field func(*Config) any
 	size  bool
 	// check returns what is expected when the parsed value is out of
@@ -37,8 +38,8 @@ var keys = []key{
 		field: func(c *Config) any { return &c.ConnectTimeout }},
 	{name: "op-timeout", usage: "fail an OSD or monitor operation taking longer; 0 waits for ever",
 		field: func(c *Config) any { return &c.OpTimeout }},
-	{name: "window", short: "w", usage: "copy-froms in flight at once per copy (0 means 1)",
-		field: func(c *Config) any { return &c.Window },
+	{name: "window", short: "w", usage: `copy-froms in flight at once per copy (0 means 1), or "auto" to adapt up to --max-window`,
+		field: func(c *Config) any { return windowField{&c.Window, &c.AutoWindow} },
 		check: func(c Config) string { return atLeast(c.Window, 0, "a whole number, 0 or more (0 means 1)") }},
 	{name: "max-window", usage: "largest window an automatic window may reach",
 		field: func(c *Config) any { return &c.MaxWindow },
@@ -120,6 +121,8 @@ func (k key) format(c *Config) string {
 		return strconv.FormatBool(*p)
 	case *int:
 		return strconv.Itoa(*p)
+	case windowField:
+		return p.format()
 	case *time.Duration:
 		return p.String()
 	case *uint64:
@@ -146,6 +149,8 @@ func (k key) parse(c *Config, text string) (reason string) {
 		if *p, err = strconv.Atoi(text); err != nil {
 			return "expected a whole number"
 		}
+	case windowField:
+		return p.parse(text)
 	case *time.Duration:
 		if *p, err = time.ParseDuration(text); err != nil || *p < 0 {
 			return "expected a duration such as 30s, 1m30s or 0"

@@ -35,6 +35,8 @@ func Bind(flags *pflag.FlagSet) *Loader {
 			flags.BoolP(k.name, k.short, *p, usage)
 		case *int:
 			flags.IntP(k.name, k.short, *p, usage)
+		case windowField:
+			flags.VarP(&windowFlag{text: p.format()}, k.name, k.short, usage)
 		case *time.Duration:
 			flags.DurationP(k.name, k.short, *p, usage)
 		case *uint64:

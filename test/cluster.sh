@@ -21,11 +21,14 @@
 # so several clusters can run side by side and `stop` leaves nothing behind.
 #
 # Environment: RADOSCP_CLUSTER_TIMEOUT (seconds to wait for health, default
-# 120), RADOSCP_MON_PORT (first port to try instead of a random one).
+# 120), RADOSCP_MON_PORT (first port to try instead of a random one),
+# RADOSCP_OSD_BYTES (each memstore OSD's capacity, default 1 GiB; make bench
+# raises it for its 1 GiB copy, which holds 2 GiB of objects).
 set -euo pipefail
 
 readonly TIMEOUT=${RADOSCP_CLUSTER_TIMEOUT:-120}
 readonly NUM_OSDS=3
+readonly OSD_BYTES=${RADOSCP_OSD_BYTES:-1073741824}
 readonly PG_NUM=8
 readonly RADOS_POOLS=(radoscp-a radoscp-b)
 # Ports for the mon are drawn below Linux's ephemeral range (32768-60999), so
@@ -135,7 +138,7 @@ mon data avail crit = 1
 # memstore keeps objects in memory: nothing to format, fast to start, gone at
 # stop. device bytes is the capacity the OSD reports, not memory reserved.
 osd objectstore = memstore
-memstore device bytes = 1073741824
+memstore device bytes = $OSD_BYTES
 # Report PG states quickly, so waiting for active+clean is short.
 osd mon report interval = 1
 mgr stats period = 1

@@ -56,7 +56,8 @@ type AIMD struct {
 	lat        []time.Duration
 	nlat       int
 	bytes      int64
-	skip       int // observations still to ignore after a cut
+	skip       int  // observations still to ignore after a cut
+	slow       bool // slow start: double instead of adding one
 }
 
 // NewAIMD returns an AIMD that starts at width start and never exceeds max.
@@ -70,6 +71,16 @@ func NewAIMD(start, max int) *AIMD {
 		start = 1
 	}
 	return &AIMD{width: start, max: max, prevRate: -1, lat: make([]time.Duration, samples)}
+}
+
+// NewSlowStartAIMD is NewAIMD with TCP's slow start: until the first sign
+// of congestion (latency above 1.5 times the best, or throughput falling)
+// the width doubles every window instead of growing by one, so that a
+// copy of a few dozen objects reaches a useful width before it ends.
+func NewSlowStartAIMD(start, max int) *AIMD {
+	a := NewAIMD(start, max)
+	a.slow = true
+	return a
 }
 
 // Width returns the current width.
@@ -118,9 +129,16 @@ func (a *AIMD) Next(elapsed time.Duration) int {
 	case float64(p50) > congested*float64(a.best):
 		a.skip = a.width
 		a.width = max(a.width/2, 1)
+		a.slow = false
 		rate = -1 // a lower rate after a cut is expected, not a signal
 	case rate >= a.prevRate || rate < 0 || a.prevRate < 0:
-		a.width = min(a.width+1, a.max)
+		if a.slow {
+			a.width = min(a.width*2, a.max)
+		} else {
+			a.width = min(a.width+1, a.max)
+		}
+	default:
+		a.slow = false
 	}
 	a.prevRate = rate
 	return a.width

@@ -219,3 +219,30 @@ func TestRunAdaptiveFailureAndClamp(t *testing.T) {
 		t.Errorf("RunAdaptive = %+v, want %+v", res, want)
 	}
 }
+
+// Slow start doubles until the first congestion signal, then adds one.
+func TestSlowStart(t *testing.T) {
+	a := NewSlowStartAIMD(2, 40)
+	for i, want := range []int{4, 8, 16, 32, 40} {
+		if got := window(a, a.Width(), 10*time.Millisecond, int64(100*(i+1)), time.Second); got != want {
+			t.Fatalf("slow start window %d: width %d, want %d", i, got, want)
+		}
+	}
+	b := NewSlowStartAIMD(8, 64)
+	window(b, 8, 10*time.Millisecond, 100, time.Second)
+	if got := window(b, 16, 20*time.Millisecond, 100, time.Second); got != 8 {
+		t.Fatalf("congested: width %d, want 8", got)
+	}
+	window(b, 16, 10*time.Millisecond, 0, 0) // the operations in flight at the cut
+	if got := window(b, 8, 10*time.Millisecond, 100, time.Second); got != 9 {
+		t.Errorf("after a cut: width %d, want 9 (additive)", got)
+	}
+	c := NewSlowStartAIMD(4, 64)
+	window(c, 4, 10*time.Millisecond, 200, time.Second)
+	if got := window(c, 8, 10*time.Millisecond, 100, time.Second); got != 8 {
+		t.Fatalf("falling throughput: width %d, want 8", got)
+	}
+	if got := window(c, 8, 10*time.Millisecond, 300, time.Second); got != 9 {
+		t.Errorf("after throughput fell once: width %d, want 9 (additive)", got)
+	}
+}

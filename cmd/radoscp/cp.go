@@ -202,11 +202,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	}
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
-	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, radoscp.Options{
-		Window:      cfg.Window,
-		Chunk:       cfg.Chunk,
-		OffloadOnly: cfg.OffloadOnly,
-	})
+	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, copyOptions(cfg))
 	bar.finish()
 	if errors.Is(cerr, radoscp.ErrInvalid) {
 		return usageError{cerr}
@@ -221,6 +217,12 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	default:
 		return cerr
 	}
+}
+
+// copyOptions is what the configuration asks of every copy.
+func copyOptions(cfg config.Config) radoscp.Options {
+	return radoscp.Options{Window: cfg.Window, Auto: cfg.AutoWindow, MaxWindow: cfg.MaxWindow,
+		Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly}
 }
 
 func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, nil) }

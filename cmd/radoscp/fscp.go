@@ -13,7 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
@@ -48,7 +47,7 @@ func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 // options checks the flags and turns them into fscopy's options.
 func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
 	o := fscopy.Options{
-		Copy:       radoscp.Options{Window: cfg.Window, Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly},
+		Copy:       copyOptions(cfg),
 		Files:      f.files,
 		NoPreserve: f.noPreserve,
 		Resume:     f.resume,

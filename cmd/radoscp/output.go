@@ -16,6 +16,7 @@ type jsonResult struct {
 	PublishedEOF   uint64         `json:"published_eof"`
 	Objects        uint64         `json:"objects"`
 	Window         int            `json:"window"`
+	AutoWindow     bool           `json:"auto_window"`
 	Serial         bool           `json:"serial"`
 	Fallback       bool           `json:"fallback"`
 	CutBack        bool           `json:"cut_back"`
@@ -33,7 +34,7 @@ type jsonGeneration struct {
 func toJSON(res radoscp.Result, err error) jsonResult {
 	out := jsonResult{
 		Bytes: res.Bytes, PublishedEOF: res.PublishedEOF, Objects: res.Objects,
-		Window: res.Window, Serial: res.Serial, Fallback: res.Fallback, CutBack: res.CutBack,
+		Window: res.Window, AutoWindow: res.Auto, Serial: res.Serial, Fallback: res.Fallback, CutBack: res.CutBack,
 		Generation:     jsonGeneration{Seq: res.Generation.Seq, Size: res.Generation.Size},
 		ElapsedSeconds: res.Elapsed.Seconds(),
 	}
@@ -55,8 +56,8 @@ func printResult(w io.Writer, asJSON bool, res radoscp.Result, err error) {
 	if s := res.Elapsed.Seconds(); s > 0 {
 		rate = float64(res.Bytes) / s / (1 << 20)
 	}
-	fmt.Fprintf(w, "copied %d bytes (%d objects by copy-from) in %.3fs, %.1f MiB/s; window %d%s%s; published EOF %d\n",
-		res.Bytes, res.Objects, res.Elapsed.Seconds(), rate, res.Window,
+	fmt.Fprintf(w, "copied %d bytes (%d objects by copy-from) in %.3fs, %.1f MiB/s; window %d%s%s%s; published EOF %d\n",
+		res.Bytes, res.Objects, res.Elapsed.Seconds(), rate, res.Window, flag(res.Auto, " (auto, widest reached)"),
 		flag(res.Serial, ", serial (into existing data)"), flag(res.Fallback, ", some data through the client"),
 		res.PublishedEOF)
 	if res.CutBack {

@@ -6,41 +6,62 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// plotBench draws MiB/s against window, one line per mode, to path (.svg or
-// .png by its extension).
-func plotBench(path string, rows []benchRow) error {
+// plotSpeedup draws speed-up over window 1 against window, one line per
+// regime (bench result), with --window auto as a marker at the widest
+// window it reached; to path (.svg or .png by its extension).
+func plotSpeedup(path string, results []benchResult) error {
 	p := plot.New()
-	p.Title.Text = "radoscp bench"
-	p.X.Label.Text = "window (copies in flight)"
-	p.Y.Label.Text = "MiB/s"
+	p.Title.Text = "radoscp: speed-up over one copy-from at a time"
+	p.X.Label.Text = "window (copy-froms in flight)"
+	p.Y.Label.Text = "speed-up over window 1"
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Legend.Top = true
-	colors := map[string]color.Color{"offload": color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, "client": color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}}
-	byMode := map[string]plotter.XYs{}
-	var order []string
-	for _, r := range rows {
-		if _, ok := byMode[r.Mode]; !ok {
-			order = append(order, r.Mode)
+	p.Legend.Left = true
+	for i, res := range results {
+		name := res.Scenario
+		if name == "" {
+			name = fmt.Sprintf("%d x %s", res.Objects, mib(res.ObjectSize))
 		}
-		byMode[r.Mode] = append(byMode[r.Mode], plotter.XY{X: float64(r.Window), Y: r.MiBps})
-	}
-	for _, mode := range order {
-		line, points, err := plotter.NewLinePoints(byMode[mode])
-		if err != nil {
-			return fmt.Errorf("plot: %w", err)
+		var line plotter.XYs
+		var auto plotter.XYs
+		for _, r := range res.Rows {
+			switch r.Mode {
+			case "offload":
+				line = append(line, plotter.XY{X: float64(r.Window), Y: r.SpeedUp})
+			case "auto":
+				auto = append(auto, plotter.XY{X: float64(max(r.WindowReached, 1)), Y: r.SpeedUp})
+			}
 		}
-		line.Color = colors[mode]
-		points.Color = colors[mode]
-		points.Shape = draw.CircleGlyph{}
-		p.Add(line, points)
-		p.Legend.Add(mode, line, points)
+		c := plotutil.Color(i)
+		if len(line) > 0 {
+			l, pts, err := plotter.NewLinePoints(line)
+			if err != nil {
+				return fmt.Errorf("plot: %w", err)
+			}
+			l.Color, pts.Color, pts.Shape = c, c, draw.CircleGlyph{}
+			p.Add(l, pts)
+			p.Legend.Add(name, l, pts)
+		}
+		if len(auto) > 0 {
+			s, err := plotter.NewScatter(auto)
+			if err != nil {
+				return fmt.Errorf("plot: %w", err)
+			}
+			s.Color, s.Shape, s.Radius = c, draw.CrossGlyph{}, vg.Points(5)
+			p.Add(s)
+			p.Legend.Add(name+" auto (at widest reached)", s)
+		}
 	}
-	if err := p.Save(6*vg.Inch, 4*vg.Inch, path); err != nil {
+	one := plotter.NewFunction(func(float64) float64 { return 1 })
+	one.Color, one.Dashes = color.Gray{Y: 0x80}, []vg.Length{vg.Points(2), vg.Points(2)}
+	p.Add(one)
+	if err := p.Save(7*vg.Inch, 4.5*vg.Inch, path); err != nil {
 		return fmt.Errorf("--plot %s: %w", path, err)
 	}
 	return nil

@@ -1,0 +1,82 @@
+package radoscp
+
+import (
+	"context"
+	"time"
+
+	"github.com/radoscp/radoscp/window"
+)
+
+// DefaultMaxWindow caps an automatic window unless told otherwise.
+const DefaultMaxWindow = 64
+
+// autoStart is the first width of an automatic window: the fixed
+// default, so that a copy of a few dozen objects, over before AIMD has
+// learnt much, does as well as it would have without auto.
+const autoStart = DefaultWindow
+
+// autoWindow adapts one copy's window with AIMD (window.NewSlowStartAIMD)
+// from the latency of each completed operation: copy-from latency as
+// librados measured it, submit-to-wait for client read-and-writes. An
+// observation window closes after as many completions as the width it was
+// sent at, which is about one round trip. It lives across the phases of
+// one copy and runs on the dispatcher's goroutine only.
+type autoWindow struct {
+	aimd    *window.AIMD
+	obs     Observer
+	started []time.Time      // submit time of operation i, at i % len
+	pending []window.Pending // operation i's completion, at i % len
+	seen    int
+	from    time.Time // when the current observation window opened
+	peak    int
+}
+
+func newAutoWindow(maxWidth int, obs Observer) *autoWindow {
+	a := window.NewSlowStartAIMD(autoStart, maxWidth)
+	return &autoWindow{aimd: a, obs: obs, started: make([]time.Time, a.Max()),
+		pending: make([]window.Pending, a.Max()), peak: a.Width()}
+}
+
+// latencyOf is what a completion knows of its own latency.
+type latencyOf interface{ Latency() time.Duration }
+
+// Latency is the copy-from's latency as librados measured it, free of the
+// time it waited for earlier operations to be collected.
+func (cp *copyFromPending) Latency() time.Duration { return cp.p.Latency() }
+
+// run is window.RunAdaptive, feeding every completion to the AIMD. size
+// gives the bytes operation i carries.
+func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint64, submit window.Submit, done func(uint64, error)) window.Result {
+	slots := uint64(len(w.pending))
+	w.seen, w.from = 0, time.Now()
+	sub := func(ctx context.Context, i uint64) (window.Pending, error) {
+		w.started[i%slots] = time.Now()
+		p, err := submit(ctx, i)
+		w.pending[i%slots] = p
+		return p, err
+	}
+	fin := func(i uint64, err error) {
+		done(i, err)
+		p := w.pending[i%slots]
+		w.pending[i%slots] = nil
+		if err != nil {
+			return
+		}
+		lat := time.Since(w.started[i%slots])
+		if l, ok := p.(latencyOf); ok {
+			lat = l.Latency()
+		}
+		w.aimd.Observe(lat, int64(size(i)))
+		if w.seen++; w.seen < w.aimd.Width() {
+			return
+		}
+		now := time.Now()
+		before := w.aimd.Width()
+		if next := w.aimd.Next(now.Sub(w.from)); next != before {
+			w.peak = max(w.peak, next)
+			w.obs.Window(next)
+		}
+		w.seen, w.from = 0, now
+	}
+	return window.RunAdaptive(ctx, n, w.aimd, sub, fin)
+}

@@ -1,0 +1,92 @@
+package radoscp_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp"
+)
+
+// windows records every window the engine reports.
+type windows struct {
+	radoscp.NopObserver
+	mu   sync.Mutex
+	seen []int
+}
+
+func (w *windows) Window(n int) { w.mu.Lock(); w.seen = append(w.seen, n); w.mu.Unlock() }
+
+func autoCopy(t *testing.T, n int, maxWindow int, latency func(inFlight int64) time.Duration) (*fixture, *windows, radoscp.Result) {
+	t.Helper()
+	f := newFixture(t, small, n*obj)
+	f.store.Latency = func(string) time.Duration { return latency(f.dst.inFlight.Load()) }
+	w := &windows{}
+	f.engine = radoscp.NewEngine(w, nil)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, uint64(n)*obj,
+		radoscp.Options{Auto: true, MaxWindow: maxWindow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertEqual(t, "copy", f.read(t, 0, uint64(n)*obj), f.data)
+	if got := f.dst.maxInFlight.Load(); got > int64(maxWindow) {
+		t.Errorf("%d copy-froms in flight, max-window %d", got, maxWindow)
+	}
+	t.Logf("windows %v; reached %d; %d at most in flight", w.seen, res.Window, f.dst.maxInFlight.Load())
+	return f, w, res
+}
+
+// While latency holds, the window grows to max-window and no further.
+func TestAutoGrowsWhileLatencyHolds(t *testing.T) {
+	const maxW = 24
+	f, w, res := autoCopy(t, 300, maxW, func(int64) time.Duration { return time.Millisecond })
+	if !res.Auto || res.Window != maxW {
+		t.Errorf("auto %v, window reached %d, want %d", res.Auto, res.Window, maxW)
+	}
+	if got := f.dst.maxInFlight.Load(); got != maxW {
+		t.Errorf("%d copy-froms in flight at most, want max-window %d", got, maxW)
+	}
+	for i := 1; i < len(w.seen); i++ {
+		if w.seen[i] < w.seen[i-1] {
+			t.Errorf("window fell from %d to %d with flat latency: %v", w.seen[i-1], w.seen[i], w.seen)
+		}
+	}
+}
+
+// The cluster serves 4 copies per base latency; beyond that, copies only
+// queue and latency climbs with the number in flight. The window must
+// back off from its slow-start peak and never pass max-window.
+func TestAutoBacksOffWhenLatencyClimbs(t *testing.T) {
+	const knee, base = 4, 2 * time.Millisecond
+	_, w, res := autoCopy(t, 300, 64, func(k int64) time.Duration {
+		return base * time.Duration(max(k, knee)) / knee
+	})
+	peak, cut := 0, false
+	for _, n := range w.seen {
+		if n < peak {
+			cut = true
+		}
+		peak = max(peak, n)
+	}
+	if !cut {
+		t.Errorf("the window never backed off as latency climbed: %v", w.seen)
+	}
+	if res.Window != peak || peak >= 64 {
+		t.Errorf("window reached %d (result %d), want below max-window 64", peak, res.Window)
+	}
+}
+
+// Copies into existing data stay serial with auto.
+func TestAutoSerialIntoExistingData(t *testing.T) {
+	f := newFixture(t, small, 20*obj)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(20*obj), 0, 20*obj,
+		radoscp.Options{Auto: true, MaxWindow: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Serial || res.Auto || res.Window != 1 || f.dst.maxInFlight.Load() != 1 {
+		t.Errorf("serial %v auto %v window %d, %d in flight; want a serial copy at window 1",
+			res.Serial, res.Auto, res.Window, f.dst.maxInFlight.Load())
+	}
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/radoscp/radoscp/test"
+)
+
+// --window auto on the real cluster: the copy is exact, the result says the
+// window adapted and reports the widest it reached, within --max-window.
+func TestE2EWindowAuto(t *testing.T) {
+	conf := test.Conf(t)
+	src, dst := test.UniqueName(t), test.UniqueName(t)
+	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	data := writeObjects(t, a, src, 40, oneMiB/4)
+	cleanupObjects(t, b, dst, 40)
+	r := runCmd(t, nil, "cp", "-c", conf, "--window", "auto", "--max-window", "12", "--object-size", "256K", "--length", "10M", "--json",
+		"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	m := parseJSON(t, r)
+	if m["auto_window"] != true || m["objects"] != float64(40) {
+		t.Errorf("auto_window/objects: %s", r.stdout)
+	}
+	if w, _ := m["window"].(float64); w < 1 || w > 12 {
+		t.Errorf("window reached %v, want 1..12 (--max-window): %s", m["window"], r.stdout)
+	}
+	for i := range 40 {
+		if got := readObject(t, b, objName(dst, i)); !bytes.Equal(got, data[i]) {
+			t.Errorf("object %d differs (len %d)", i, len(got))
+		}
+	}
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/truncate"
+)
+
+// runRecord is what one run of one contender measured, in the process
+// that ran it.
+type runRecord struct {
+	Seconds     float64   `json:"seconds"`
+	LatencyMs   []float64 `json:"latency_ms"`
+	ClientBytes uint64    `json:"client_bytes"`
+	// ClientMeasured is false when the bytes were not observed (rados cp
+	// runs in another program).
+	ClientMeasured bool    `json:"client_bytes_measured"`
+	CPUSeconds     float64 `json:"cpu_seconds"`
+	MaxRSSBytes    uint64  `json:"max_rss_bytes"`
+	Window         int     `json:"window"`
+}
+
+// injectDelay is the client options that delay every OSD reply by up to d.
+func injectDelay(d time.Duration) map[string]string {
+	if d <= 0 {
+		return nil
+	}
+	return map[string]string{
+		"ms_inject_delay_type":        "osd",
+		"ms_inject_delay_probability": "1",
+		"ms_inject_delay_max":         strconv.FormatFloat(d.Seconds(), 'f', -1, 64),
+	}
+}
+
+// runOne runs plan.one once. In-process contenders report this process's
+// CPU time during the copy and its peak RSS (connection included);
+// rados-cp reports the CPU time and the largest peak RSS of the rados
+// processes it ran.
+func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (runRecord, error) {
+	if plan.one.Mode == "rados-cp" {
+		return radosCpLoop(ctx, cfg, f)
+	}
+	conn, err := connectWith(cfg, injectDelay(f.injectDelay))
+	if err != nil {
+		return runRecord{}, err
+	}
+	defer conn.Close()
+	pool, err := openPool(conn, Address{Raw: "--pool " + f.pool, Pool: f.pool, Namespace: f.namespace})
+	if err != nil {
+		return runRecord{}, err
+	}
+	l := layout.Layout{StripeUnit: plan.objectSize, StripeCount: 1, ObjectSize: plan.objectSize}
+	size := uint64(f.objects) * plan.objectSize
+	src := radoscp.Source{Objects: pool, Layout: l, Names: layout.Prefix(f.prefix), Size: size}
+	obs := &benchObserver{}
+	engine := radoscp.NewEngine(obs, nil)
+	opts := radoscp.Options{Window: plan.one.Window, Chunk: cfg.Chunk, ClientOnly: plan.one.Mode == "client"}
+	if plan.one.Mode == "auto" {
+		opts.Auto, opts.MaxWindow = true, cfg.MaxWindow
+	}
+	before := rusage(syscall.RUSAGE_SELF)
+	res, err := engine.Copy(ctx, src, 0, truncate.NewRaw(pool, l, f.dstPrefix, 0), 0, size, opts)
+	after := rusage(syscall.RUSAGE_SELF)
+	if err != nil {
+		return runRecord{}, err
+	}
+	return runRecord{
+		Seconds: res.Elapsed.Seconds(), LatencyMs: obs.latencies(),
+		ClientBytes: obs.clientBytes(), ClientMeasured: true,
+		CPUSeconds: cpuSeconds(after) - cpuSeconds(before), MaxRSSBytes: uint64(after.Maxrss) << 10,
+		Window: res.Window,
+	}, nil
+}
+
+// radosCpLoop copies every object with its own `rados cp`, as a script
+// would. Each copy's latency is its process's wall time, start-up and
+// connection included: that is what such a loop pays per object.
+func radosCpLoop(ctx context.Context, cfg config.Config, f benchFlags) (runRecord, error) {
+	var base []string
+	for _, kv := range [][2]string{{"-c", cfg.Conf}, {"--id", cfg.ID}, {"--name", cfg.Name}, {"--keyring", cfg.Keyring}, {"-N", f.namespace}} {
+		if kv[1] != "" {
+			base = append(base, kv[0], kv[1])
+		}
+	}
+	for k, v := range injectDelay(f.injectDelay) {
+		base = append(base, "--"+k, v)
+	}
+	base = append(base, "-p", f.pool, "cp")
+	src, dst := layout.Prefix(f.prefix), layout.Prefix(f.dstPrefix)
+	rec := runRecord{Window: 1}
+	before := rusage(syscall.RUSAGE_CHILDREN)
+	start := time.Now()
+	for i := range uint64(f.objects) {
+		t := time.Now()
+		args := append(slices.Clone(base), src.ObjectName(i), dst.ObjectName(i))
+		if out, err := exec.CommandContext(ctx, "rados", args...).CombinedOutput(); err != nil {
+			return rec, fmt.Errorf("rados %q: %w: %s", args, err, out)
+		}
+		rec.LatencyMs = append(rec.LatencyMs, msOf(time.Since(t)))
+	}
+	rec.Seconds = time.Since(start).Seconds()
+	after := rusage(syscall.RUSAGE_CHILDREN)
+	rec.CPUSeconds = cpuSeconds(after) - cpuSeconds(before)
+	rec.MaxRSSBytes = uint64(after.Maxrss) << 10
+	return rec, nil
+}
+
+func rusage(who int) syscall.Rusage {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(who, &ru)
+	return ru
+}
+
+func cpuSeconds(ru syscall.Rusage) float64 {
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// benchObserver records copy-from latencies and client bytes of one run.
+type benchObserver struct {
+	radoscp.NopObserver
+	mu    sync.Mutex
+	lat   []float64
+	bytes uint64
+}
+
+func (o *benchObserver) CopyDone(l time.Duration, _ uint64, err error) {
+	if err == nil {
+		o.mu.Lock()
+		o.lat = append(o.lat, msOf(l))
+		o.mu.Unlock()
+	}
+}
+
+func (o *benchObserver) ClientIO(r, w uint64) {
+	o.mu.Lock()
+	o.bytes += r + w
+	o.mu.Unlock()
+}
+
+func (o *benchObserver) latencies() []float64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Clone(o.lat)
+}
+
+func (o *benchObserver) clientBytes() uint64 {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.bytes
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// benchResult is one bench run: what --json prints and bench report reads.
+type benchResult struct {
+	Scenario     string      `json:"scenario,omitempty"`
+	Title        string      `json:"title,omitempty"`
+	Machine      machineInfo `json:"machine"`
+	Objects      int         `json:"objects"`
+	ObjectSize   uint64      `json:"object_size"`
+	InjectDelayS float64     `json:"inject_osd_delay_seconds"`
+	Repeat       int         `json:"repeat"`
+	Rows         []benchRow  `json:"rows"`
+}
+
+// benchRow is one contender: the median of its runs.
+type benchRow struct {
+	Mode          string    `json:"mode"`
+	Window        int       `json:"window"`         // 0 for auto and rados-cp
+	WindowReached int       `json:"window_reached"` // widest window, median over runs
+	Seconds       float64   `json:"wall_seconds"`
+	MiBps         float64   `json:"mib_per_second"`
+	SpeedUp       float64   `json:"speedup_vs_window_1"`
+	P50ms         float64   `json:"p50_copy_ms"`
+	P99ms         float64   `json:"p99_copy_ms"`
+	CPUSeconds    float64   `json:"client_cpu_seconds"`
+	MaxRSSBytes   uint64    `json:"client_peak_rss_bytes"`
+	ClientBytes   uint64    `json:"client_bytes"`
+	ClientMeasure bool      `json:"client_bytes_measured"`
+	RunsSeconds   []float64 `json:"runs_seconds"`
+}
+
+func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
+	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Objects: f.objects,
+		ObjectSize: plan.objectSize, InjectDelayS: f.injectDelay.Seconds(), Repeat: f.repeat}
+	for _, sc := range scenarios {
+		if sc.name == f.scenario {
+			res.Title = sc.title
+		}
+	}
+	// The bench's own connection writes and removes objects: it has no
+	// injected delay.
+	conn, err := connect(cfg)
+	if err != nil {
+		return res, err
+	}
+	defer conn.Close()
+	pool, err := openPool(conn, Address{Raw: "--pool " + f.pool, Pool: f.pool, Namespace: f.namespace})
+	if err != nil {
+		return res, err
+	}
+	if err := ensureSources(pool, f.prefix, f.objects, plan.objectSize); err != nil {
+		return res, err
+	}
+	if !f.keep {
+		defer removeObjects(pool, layout.Prefix(f.prefix), f.objects)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return res, fmt.Errorf("bench: finding this program to run contenders: %w", err)
+	}
+	runs := make([][]runRecord, len(plan.contenders))
+	// Repeats are the outer loop, so drift in the cluster spreads over
+	// every contender instead of landing on one.
+	for rep := range f.repeat {
+		for i, c := range plan.contenders {
+			dst := fmt.Sprintf("%s-dst-%s-%d", f.prefix, strings.ReplaceAll(c.String(), ":", "-"), rep)
+			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
+			removeObjects(pool, layout.Prefix(dst), f.objects)
+			if err != nil {
+				return res, fmt.Errorf("bench %s: %w", c, err)
+			}
+			runs[i] = append(runs[i], rec)
+		}
+	}
+	size := uint64(f.objects) * plan.objectSize
+	for i, c := range plan.contenders {
+		res.Rows = append(res.Rows, summarize(c, runs[i], size))
+	}
+	setSpeedUp(res.Rows)
+	return res, nil
+}
+
+// runChild runs contender c once in a child process (bench --one) and
+// returns what it measured.
+func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags, plan benchPlan, c contender, dst string) (runRecord, error) {
+	args := []string{"bench", "--one", c.String(), "--dst-prefix", dst,
+		"--config=" + cfg.ConfigFile,
+		"--pool", f.pool, "--namespace", f.namespace, "--prefix", f.prefix,
+		"--objects", strconv.Itoa(f.objects), "--object-size", strconv.FormatUint(plan.objectSize, 10),
+		"--inject-osd-delay", f.injectDelay.String(),
+		"--chunk", strconv.FormatUint(cfg.Chunk, 10), "--max-window", strconv.Itoa(cfg.MaxWindow),
+		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String()}
+	for _, kv := range [][2]string{{"--conf", cfg.Conf}, {"--id", cfg.ID}, {"--name", cfg.Name}, {"--keyring", cfg.Keyring}} {
+		if kv[1] != "" {
+			args = append(args, kv[0], kv[1])
+		}
+	}
+	cmd := exec.CommandContext(ctx, self, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return runRecord{}, fmt.Errorf("%w: %s", err, strings.TrimSpace(errOut.String()))
+	}
+	var rec runRecord
+	if err := json.Unmarshal(out.Bytes(), &rec); err != nil {
+		return rec, fmt.Errorf("reading its measurements %q: %w", out.String(), err)
+	}
+	return rec, nil
+}
+
+// ensureSources writes the source objects that are missing or of the wrong
+// size, with random data.
+func ensureSources(p *rados.Pool, prefix string, n int, size uint64) error {
+	names := layout.Prefix(prefix)
+	buf := make([]byte, size)
+	for i := range uint64(n) {
+		oid := names.ObjectName(i)
+		if st, err := p.Stat(oid); err == nil && st.Size == size {
+			continue
+		}
+		_, _ = rand.Read(buf)
+		if err := p.WriteFull(oid, buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func removeObjects(p *rados.Pool, names layout.Namer, n int) {
+	for i := range uint64(n) {
+		_ = p.Remove(names.ObjectName(i))
+	}
+}

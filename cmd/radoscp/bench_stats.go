@@ -1,0 +1,121 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+)
+
+// summarize turns the runs of one contender into its row: medians of
+// wall time, CPU, peak RSS and window reached; percentiles over every
+// copy of every run.
+func summarize(c contender, runs []runRecord, size uint64) benchRow {
+	row := benchRow{Mode: c.Mode, Window: c.Window, ClientMeasure: true}
+	var lat, cpu, rss, win []float64
+	for _, r := range runs {
+		row.RunsSeconds = append(row.RunsSeconds, r.Seconds)
+		lat = append(lat, r.LatencyMs...)
+		cpu = append(cpu, r.CPUSeconds)
+		rss = append(rss, float64(r.MaxRSSBytes))
+		win = append(win, float64(r.Window))
+		row.ClientBytes = max(row.ClientBytes, r.ClientBytes)
+		row.ClientMeasure = row.ClientMeasure && r.ClientMeasured
+	}
+	row.Seconds = median(row.RunsSeconds)
+	if row.Seconds > 0 {
+		row.MiBps = float64(size) / (1 << 20) / row.Seconds
+	}
+	row.P50ms, row.P99ms = percentile(lat, 0.50), percentile(lat, 0.99)
+	row.CPUSeconds = median(cpu)
+	row.MaxRSSBytes = uint64(median(rss))
+	row.WindowReached = int(median(win) + 0.5)
+	return row
+}
+
+// setSpeedUp divides window 1's wall time by each row's.
+func setSpeedUp(rows []benchRow) {
+	for _, base := range rows {
+		if base.Mode == "offload" && base.Window == 1 {
+			for i := range rows {
+				if rows[i].Seconds > 0 {
+					rows[i].SpeedUp = base.Seconds / rows[i].Seconds
+				}
+			}
+		}
+	}
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// percentile is the nearest-rank percentile; 0 for none (client copies
+// report no per-copy latency).
+func percentile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	i := int(q*float64(len(s))+0.5) - 1
+	return s[min(max(i, 0), len(s)-1)]
+}
+
+// label names a row's contender for people.
+func (r benchRow) label() string {
+	switch r.Mode {
+	case "offload":
+		return "radoscp window " + strconv.Itoa(r.Window)
+	case "auto":
+		return fmt.Sprintf("radoscp auto (reached %d)", r.WindowReached)
+	case "rados-cp":
+		return "rados cp loop"
+	case "client":
+		return "client copy window " + strconv.Itoa(r.Window)
+	}
+	return r.Mode
+}
+
+// cells are a row's columns as printed, in benchHeader's order.
+var benchHeader = []string{"contender", "wall s", "MiB/s", "speed-up", "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
+
+func (r benchRow) cells() []string {
+	client := "-"
+	if r.ClientMeasure {
+		client = strconv.FormatFloat(float64(r.ClientBytes)/(1<<20), 'f', 1, 64)
+	}
+	return []string{r.label(), fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.1f", r.MiBps), fmt.Sprintf("%.2fx", r.SpeedUp),
+		ms(r.P50ms), ms(r.P99ms), fmt.Sprintf("%.2f", r.CPUSeconds), fmt.Sprintf("%.0f", float64(r.MaxRSSBytes)/(1<<20)), client}
+}
+
+func printBench(w io.Writer, rows []benchRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, h := range benchHeader {
+		fmt.Fprint(tw, h, "\t")
+	}
+	fmt.Fprintln(tw)
+	for _, r := range rows {
+		for _, c := range r.cells() {
+			fmt.Fprint(tw, c, "\t")
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+func ms(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64)
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// checkTargets says, for each target of the benchmark issue, what was
+// measured and whether it was met. A target whose scenario was not run
+// says so.
+func checkTargets(results []benchResult, engine string) []string {
+	by := map[string]benchResult{}
+	for _, r := range results {
+		by[r.Scenario] = r
+	}
+	var out []string
+	for _, sc := range []string{"latency10", "latency20"} {
+		r, ok := by[sc]
+		if !ok {
+			out = append(out, fmt.Sprintf("Latency-bound (%s), window 16 at least 8x window 1: not run.", sc))
+			continue
+		}
+		w16, ok := find(r.Rows, "offload", 16)
+		if !ok {
+			out = append(out, fmt.Sprintf("Latency-bound (%s), window 16 at least 8x window 1: window 16 not in the sweep.", sc))
+			continue
+		}
+		out = append(out, fmt.Sprintf("Latency-bound (%s), window 16 at least 8x window 1: %.2fx, **%s**.", sc, w16.SpeedUp, verdict(w16.SpeedUp >= 8)))
+	}
+	if r, ok := by["throughput"]; ok {
+		best := bestRow(r.Rows, func(benchRow) bool { return true })
+		client := bestRow(r.Rows, func(x benchRow) bool { return x.Mode == "client" })
+		for _, c := range []struct {
+			name, mode string
+			window     int
+		}{{"window 16 (the default)", "offload", 16}, {"auto", "auto", 0}} {
+			row, ok := find(r.Rows, c.mode, c.window)
+			if !ok {
+				continue
+			}
+			out = append(out, fmt.Sprintf("Throughput-bound, radoscp %s within 10%% of the best contender (%s, %.1f MiB/s): %.1f MiB/s, %.0f%%, **%s**.",
+				c.name, best.label(), best.MiBps, row.MiBps, 100*row.MiBps/best.MiBps, verdict(row.MiBps >= 0.9*best.MiBps)))
+			if client.MiBps > 0 {
+				out = append(out, fmt.Sprintf("Throughput-bound, radoscp %s at least 2x the best client copy (%s, %.1f MiB/s): %.2fx, **%s**.",
+					c.name, client.label(), client.MiBps, row.MiBps/client.MiBps, verdict(row.MiBps >= 2*client.MiBps)))
+			}
+		}
+	} else {
+		out = append(out, "Throughput-bound targets: not run.")
+	}
+	for _, r := range results {
+		auto, ok := find(r.Rows, "auto", 0)
+		best := bestRow(r.Rows, func(x benchRow) bool { return x.Mode == "offload" })
+		if !ok || best.MiBps == 0 {
+			continue
+		}
+		out = append(out, fmt.Sprintf("`--window auto` at least 90%% of the best fixed window (%s: %s, %.1f MiB/s): %.1f MiB/s, %.0f%%, **%s**.",
+			r.Scenario, best.label(), best.MiBps, auto.MiBps, 100*auto.MiBps/best.MiBps, verdict(auto.MiBps >= 0.9*best.MiBps)))
+	}
+	out = append(out, engineTargets(engine)...)
+	return out
+}
+
+func verdict(met bool) string {
+	if met {
+		return "met"
+	}
+	return "missed"
+}
+
+func find(rows []benchRow, mode string, window int) (benchRow, bool) {
+	for _, r := range rows {
+		if r.Mode == mode && r.Window == window {
+			return r, true
+		}
+	}
+	return benchRow{}, false
+}
+
+func bestRow(rows []benchRow, keep func(benchRow) bool) benchRow {
+	var best benchRow
+	for _, r := range rows {
+		if keep(r) && r.MiBps > best.MiBps {
+			best = r
+		}
+	}
+	return best
+}
+
+// benchMetric finds "VALUE UNIT" on the go test -bench line of name.
+func benchMetric(out, name, unit string) (float64, bool) {
+	re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `(-\d+)?\s.*?\s([0-9.e+]+) ` + regexp.QuoteMeta(unit) + `\b`)
+	m := re.FindStringSubmatch(out)
+	if m == nil {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(m[2], 64)
+	return v, err == nil
+}
+
+func engineTargets(out string) []string {
+	if strings.TrimSpace(out) == "" {
+		return []string{"Engine overhead: not run."}
+	}
+	var t []string
+	ns, ok1 := benchMetric(out, "BenchmarkEngineCopy/objects=1000", "ns/object")
+	ns2, ok2 := benchMetric(out, "BenchmarkEngineCopy/objects=100000", "ns/object")
+	if ok1 && ok2 {
+		t = append(t, fmt.Sprintf("Engine overhead under 5 us per object: %.0f ns (1,000 objects), %.0f ns (100,000), **%s**.", ns, ns2, verdict(max(ns, ns2) < 5000)))
+	}
+	a1, ok1 := benchMetric(out, "BenchmarkEngineCopy/objects=1000", "allocs/object")
+	a2, ok2 := benchMetric(out, "BenchmarkEngineCopy/objects=100000", "allocs/object")
+	if ok1 && ok2 {
+		t = append(t, fmt.Sprintf("Constant allocations per object: %.2f (1,000 objects), %.2f (100,000), **%s**.", a1, a2, verdict(a2 <= a1+0.5)))
+	}
+	if rss, ok := benchMetric(out, "BenchmarkEngineMillionObjects", "peak-RSS-MiB"); ok {
+		t = append(t, fmt.Sprintf("1,000,000 objects under 64 MiB RSS: %.1f MiB, **%s**.", rss, verdict(rss < 64)))
+	}
+	return t
+}
