@@ -1,0 +1,105 @@
+package cephfs_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
+)
+
+func mount(t *testing.T) *cephfs.FS {
+	t.Helper()
+	conf := test.FS(t)
+	s, err := cephfs.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf, Options: s.Options()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	fs, err := s.Mount(conn, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fs.Unmount() })
+	return fs
+}
+
+// The generation read from the admin socket follows the MDS: (0, 0) for a
+// new file, a bump and the new size for each shrink, nothing for a grow.
+func TestGeneration(t *testing.T) {
+	fs := mount(t)
+	p := "/" + test.UniqueName(t)
+	f, err := fs.CreateExclusive(p, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Unlink(p)
+	defer f.Close()
+	if _, err := fs.CreateExclusive(p, 0o600); err == nil {
+		t.Fatal("created an existing file exclusively")
+	}
+	if err := f.WriteAt(make([]byte, 9<<20), 0); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		size uint64
+		want rados.Generation
+	}{
+		{0, rados.Generation{}}, // no truncate: as written
+		{5 << 20, rados.Generation{Seq: 2, Size: 5 << 20}},
+		{7 << 20, rados.Generation{Seq: 2, Size: 5 << 20}},
+		{1 << 20, rados.Generation{Seq: 3, Size: 1 << 20}},
+	}
+	for _, s := range steps {
+		if s.size > 0 {
+			if err := f.Truncate(s.size); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := f.Generation()
+		if err != nil || got != s.want {
+			t.Fatalf("after truncate to %d: generation %+v, %v; want %+v", s.size, got, err, s.want)
+		}
+	}
+}
+
+// SetAttrs sets what cp -a keeps, on files and (without mode) symlinks.
+func TestSetAttrs(t *testing.T) {
+	fs := mount(t)
+	p := "/" + test.UniqueName(t)
+	f, err := fs.CreateExclusive(p, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	defer fs.Unlink(p)
+	when := time.Date(2003, 4, 5, 6, 7, 8, 9000, time.UTC)
+	a := cephfs.Attrs{Mode: 0o4751, UID: 1234, GID: 5678, Atime: when, Mtime: when.Add(time.Minute)}
+	if err := fs.SetAttrs(p, a, false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := fs.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Perm() != a.Mode || st.UID != a.UID || st.GID != a.GID || !st.Atime.Equal(a.Atime) || !st.Mtime.Equal(a.Mtime) {
+		t.Fatalf("attributes %+v, want %+v", st, a)
+	}
+	link := p + ".link"
+	if err := fs.Symlink("nowhere", link); err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Unlink(link)
+	if err := fs.SetAttrs(link, a, true); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := fs.Lstat(link); err != nil || !st.IsSymlink() || !st.Mtime.Equal(a.Mtime) || st.UID != a.UID {
+		t.Fatalf("symlink: %+v, %v", st, err)
+	}
+}
