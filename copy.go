@@ -146,6 +146,9 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 		break
 	}
 	res.Bytes = done
+	if done == 0 && errors.Is(err, errOffloadOnly) {
+		err = fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
 	if cp.auto != nil {
 		res.Window = cp.auto.peak
 	}

@@ -397,7 +397,7 @@ func TestInvalidInputWritesNothing(t *testing.T) {
 func TestOffloadOnlyRefusesClientCopies(t *testing.T) {
 	f := newFixture(t, small, 4*obj)
 	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 100, obj, radoscp.Options{OffloadOnly: true})
-	if err == nil || !strings.Contains(err.Error(), "offload-only") {
+	if !errors.Is(err, radoscp.ErrInvalid) || !strings.Contains(err.Error(), "offload-only") {
 		t.Fatalf("got %v", err)
 	}
 	if left := f.objectsFrom(0, 8); len(left) != 0 {

@@ -46,8 +46,8 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 		if s.Kind != layout.Offload || !offload {
 			c.res.Fallback = true
 			if c.opts.OffloadOnly && !c.opts.ClientOnly {
-				return phaseResult{}, fmt.Errorf("bytes [%d, %d) cannot be copied by copy-from (%s) and --offload-only is set",
-					s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
+				return phaseResult{}, fmt.Errorf("%w is set: bytes [%d, %d) cannot be copied by copy-from (%s)",
+					errOffloadOnly, s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
 			}
 		}
 	}
@@ -119,6 +119,10 @@ func (c *copier) checkpoint(eof uint64) {
 		c.e.log.Warn("checkpoint failed; a resume would start from the previous one", "eof", eof, "err", err)
 	}
 }
+
+// errOffloadOnly is a phase refused by Options.OffloadOnly before it wrote
+// anything.
+var errOffloadOnly = errors.New("--offload-only")
 
 func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 	switch {

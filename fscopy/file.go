@@ -56,7 +56,12 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	from := d.EOF()
 	r.Result, err = c.engine.Copy(ctx, source, from, d, from, sst.Size-from, c.opts.Copy)
 	if err != nil {
-		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging %s keeps the first %d bytes; --resume continues): %w",
+		if d.EOF() == 0 {
+			// Nothing to resume: leave nothing behind.
+			_ = c.fs.Unlink(staging)
+			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, dst, err)
+		}
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging file %s keeps the first %d bytes; --resume continues): %w",
 			src, dst, staging, d.EOF(), err)
 	}
 	// The engine published what it copied; an empty file, or a resumed

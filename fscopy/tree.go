@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 )
 
@@ -55,6 +56,12 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
+	if !sst.IsDir() && t.lastErr != nil {
+		if errors.Is(t.lastErr, radoscp.ErrInvalid) {
+			return sum, fmt.Errorf("%w: %w", ErrUsage, t.lastErr)
+		}
+		return sum, t.lastErr
+	}
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.Dirs+sum.Failed)
 	}
@@ -95,15 +102,19 @@ type dirTimes struct {
 // treeCopy is one Copy's state: the file workers and the directories whose
 // times are set at the end.
 type treeCopy struct {
-	c    *Copier
-	g    errgroup.Group
-	sum  *Summary
-	dirs []dirTimes
+	c       *Copier
+	g       errgroup.Group
+	sum     *Summary
+	dirs    []dirTimes
+	lastErr error
 }
 
 func (t *treeCopy) record(r Report) {
 	t.c.repMu.Lock()
 	t.sum.add(r)
+	if r.Err != nil {
+		t.lastErr = r.Err
+	}
 	t.c.repMu.Unlock()
 	t.c.emit(r)
 }

@@ -2,12 +2,14 @@ package fscopy_test
 
 import (
 	"errors"
+	"strings"
 	"io/fs"
 	"testing"
 	"time"
 
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
 )
 
 // A tree with a regular, a sparse, a striped (stripe count 3) and an empty
@@ -62,6 +64,18 @@ func TestCopyTree(t *testing.T) {
 	copy(wantSparse, sparse[:100<<10])
 	copy(wantSparse[13<<20:], sparse[100<<10:])
 	assertEqual(t, "sparse", e.read(t, e.path("dst/a/sparse")), wantSparse)
+	// Holes stay holes: objects 1 and 2 (bytes 4 MiB to 12 MiB) are not
+	// written.
+	sparseSt, _ := e.fs.Lstat(e.path("dst/a/sparse"))
+	data, err := e.conn.OpenPool("cephfs_data", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, obj := range []uint64{1, 2} {
+		if _, err := data.Stat(layout.CephFS(sparseSt.Ino).ObjectName(obj)); !errors.Is(err, rados.ErrNotFound) {
+			t.Fatalf("sparse copy: object %d of the hole: %v, want ENOENT", obj, err)
+		}
+	}
 	assertEqual(t, "striped", e.read(t, e.path("dst/a/b/striped")), striped)
 	assertEqual(t, "empty", e.read(t, e.path("dst/a/empty")), nil)
 	for _, p := range []string{"regular", "a", "a/b", "a/sparse", "a/b/striped", "a/empty", "a/link", ""} {
@@ -82,6 +96,40 @@ func TestCopyTree(t *testing.T) {
 		// which carries the inode's backtrace.
 		if r.Src == e.path("src/a/b/striped") && r.Result.Objects != 8 {
 			t.Fatalf("striped file: %d objects by copy-from, want 8", r.Result.Objects)
+		}
+	}
+}
+
+// A destination striped differently from its source is copied through the
+// client, and the result says so; with OffloadOnly it is refused and
+// nothing appears.
+func TestDifferentLayoutFallsBack(t *testing.T) {
+	e := newEnv(t)
+	src := e.path("src")
+	data := randomData(5, 9<<20+1)
+	e.write(t, src, nil, 0o644, map[uint64][]byte{0: data})
+	other := layout.Layout{StripeUnit: 1 << 20, StripeCount: 2, ObjectSize: 2 << 20}
+	var reports []fscopy.Report
+	if _, err := e.copier(t, fscopy.Options{Striping: &other}, &reports).Copy(ctx, src, e.path("dst"), false); err != nil {
+		t.Fatal(err)
+	}
+	if r := reports[0].Result; !r.Fallback || r.Objects != 0 {
+		t.Fatalf("copy to another layout: fallback %v, %d objects by copy-from", r.Fallback, r.Objects)
+	}
+	assertEqual(t, "copy", e.read(t, e.path("dst")), data)
+	if l, _ := e.fs.Layout(e.path("dst")); l.Layout != other {
+		t.Fatalf("copy's layout %v, want %v", l.Layout, other)
+	}
+
+	o := fscopy.Options{Striping: &other}
+	o.Copy.OffloadOnly = true
+	_, err := e.copier(t, o, nil).Copy(ctx, src, e.path("dst2"), false)
+	if !errors.Is(err, fscopy.ErrUsage) || !strings.Contains(err.Error(), "layouts differ") {
+		t.Fatalf("offload-only copy to another layout: %v; want a refusal saying the layouts differ", err)
+	}
+	for _, p := range []string{"dst2", ".radoscp.dst2"} {
+		if _, err := e.fs.Lstat(e.path(p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%s after a refused copy: %v", p, err)
 		}
 	}
 }
