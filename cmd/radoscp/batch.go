@@ -49,6 +49,9 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if err != nil {
 			return usage("--batch line %d: %v", line, err)
 		}
+		if req.src.Scheme == SchemeCephFS {
+			return usage("--batch line %d: cephfs: copies are not batched; give the files or a directory to cp -r", line)
+		}
 		next, _, err := loader.Load()
 		if err != nil {
 			return usage("--batch line %d: reloading the configuration: %v", line, err)
