@@ -132,12 +132,17 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 // initStaging sets a new staging file's layout while it is empty and
 // records its source.
 func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout) (*truncate.CephFS, error) {
-	want, err := c.dstLayout(file, sl)
+	inherited, err := file.Layout()
 	if err != nil {
 		return nil, err
 	}
-	if err := file.SetLayout(want); err != nil {
-		return nil, fmt.Errorf("set layout %s: %w", want, err)
+	// Setting a layout needs the 'p' flag in the client's MDS caps: only
+	// do it when the file did not get the right one from its directory.
+	want := c.wantLayout(sl, inherited)
+	if want != inherited {
+		if err := file.SetLayout(want); err != nil {
+			return nil, fmt.Errorf("set layout %s (needs MDS caps with 'p', e.g. 'allow rwp'): %w", want, err)
+		}
 	}
 	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
 		return nil, err
@@ -149,19 +154,9 @@ func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileL
 	return truncate.NewCephFS(file, pool, want.Layout)
 }
 
-// dstLayout is the layout a staging file gets: the source's striping (or
-// Options.Striping) in the pool the new file got from its directory (or
-// Options.Pool).
-func (c *Copier) dstLayout(file *cephfs.File, sl cephfs.FileLayout) (cephfs.FileLayout, error) {
-	inherited, err := file.Layout()
-	if err != nil {
-		return cephfs.FileLayout{}, err
-	}
-	return c.wantLayout(sl, inherited), nil
-}
-
-// wantLayout is the destination layout for a source layout sl, in the
-// pool a new file in the destination directory gets (have).
+// wantLayout is the layout a staging file gets: the source's striping sl
+// (or Options.Striping) in the pool a new file in the destination
+// directory gets, have (or Options.Pool).
 func (c *Copier) wantLayout(sl, have cephfs.FileLayout) cephfs.FileLayout {
 	want := cephfs.FileLayout{Layout: sl.Layout, Pool: have.Pool, Namespace: have.Namespace}
 	if c.opts.Striping != nil {

@@ -136,7 +136,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	prog := run.runner.session.fileProgress()
 	c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
 		prog.file(r)
-		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, r)
+		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
 	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
 	prog.finish()
@@ -206,7 +206,7 @@ system's data pools.`,
 		prog := run.runner.session.fileProgress()
 		c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
 			prog.file(r)
-			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, r)
+			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
 		sum, err := c.Migrate(ctx, a.Path)
 		prog.finish()

@@ -87,8 +87,9 @@ type jsonFile struct {
 }
 
 // printReport prints one path's outcome: a JSON line, or a line for each
-// file that was not simply copied (failures and skips on stderr).
-func printReport(out, errw io.Writer, asJSON bool, r fscopy.Report) {
+// file that was not simply copied (failures and skips on stderr). With
+// single, the copy is of one file, whose failure main reports.
+func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
 		j := jsonFile{Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: r.Reason,
 			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
@@ -105,6 +106,7 @@ func printReport(out, errw io.Writer, asJSON bool, r fscopy.Report) {
 		return
 	}
 	switch {
+	case r.Err != nil && single:
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
 	case r.Outcome == fscopy.Skipped:
