@@ -2,8 +2,8 @@ package fscopy_test
 
 import (
 	"errors"
-	"strings"
 	"io/fs"
+	"strings"
 	"testing"
 	"time"
 
