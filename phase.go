@@ -157,8 +157,21 @@ func (c *copier) copyFrom(o op) (window.Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &copyFromPending{c: c, p: p, o: o, dstOid: dstOid}, nil
+	cp := &copyFromPending{c: c, p: p, o: o, dstOid: dstOid}
+	if r, ok := p.(interface{ Ready() <-chan struct{} }); ok {
+		return readyCopyFrom{cp, r.Ready()}, nil
+	}
+	return cp, nil
 }
+
+// readyCopyFrom is a copy-from whose completion the window can see before
+// its turn to be waited on comes (window.Readier).
+type readyCopyFrom struct {
+	*copyFromPending
+	ready <-chan struct{}
+}
+
+func (r readyCopyFrom) Ready() <-chan struct{} { return r.ready }
 
 // objectGeneration is what a client writing object obj of a file with
 // generation g sends: the sequence, and the file's truncate size mapped

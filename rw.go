@@ -45,6 +45,12 @@ func (p *bgPending) Wait() error {
 	return p.err
 }
 
+// Ready lets the window count the operation out of flight as soon as it
+// is done.
+func (p *bgPending) Ready() <-chan struct{} { return p.done }
+
+var _ window.Readier = (*bgPending)(nil)
+
 func (c *copier) background(f func(buf []byte) error) window.Pending {
 	p := &bgPending{done: make(chan struct{})}
 	go func() {

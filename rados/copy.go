@@ -63,6 +63,7 @@ type Copy struct {
 	once    sync.Once
 	err     error
 	latency time.Duration
+	ready   chan struct{} // closed when the copy has completed
 }
 
 // CopyFrom submits a copy of src/srcOid over p/dstOid (ObjectWriteOperation::
@@ -105,8 +106,19 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o CopyOptions) 
 		return nil, e
 	}
 	c.track(cp)
+	// The completion is collected at once, on a goroutine of its own, so
+	// that Ready can tell the window when the copy is done: a dispatcher
+	// waiting on an older, slower copy can submit the next one meanwhile.
+	cp.ready = make(chan struct{})
+	go func() {
+		_ = cp.Wait()
+		close(cp.ready)
+	}()
 	return cp, nil
 }
+
+// Ready is closed when the copy has completed; Wait then returns at once.
+func (cp *Copy) Ready() <-chan struct{} { return cp.ready }
 
 // Wait blocks until the copy completes and returns its result: nil, or an
 // *Error with the OSD's errno naming both objects. It is safe to call from

@@ -18,11 +18,14 @@ type fake struct {
 	submitErr map[uint64]error
 	hold      chan struct{}  // if set, no operation completes before it is closed
 	onSubmit  func(i uint64) // runs after operation i started
+	readier   bool           // operations implement Readier
 
 	mu          sync.Mutex
 	next        uint64 // index the next Submit must carry
 	inflight    int    // submitted, not yet waited on
 	maxInflight int
+	running     int // submitted, not yet complete
+	maxRunning  int
 	submitted   int
 	completed   atomic.Int64
 	waits       []uint64 // Wait order
@@ -65,6 +68,8 @@ func (f *fake) submit(ctx context.Context, i uint64) (Pending, error) {
 	}
 	f.inflight++
 	f.maxInflight = max(f.maxInflight, f.inflight)
+	f.running++
+	f.maxRunning = max(f.maxRunning, f.running)
 	f.submitted++
 	f.mu.Unlock()
 
@@ -77,6 +82,9 @@ func (f *fake) submit(ctx context.Context, i uint64) (Pending, error) {
 		if f.hold != nil {
 			<-f.hold
 		}
+		f.mu.Lock()
+		f.running--
+		f.mu.Unlock()
 		f.completed.Add(1)
 		close(o.ch)
 	}
@@ -91,8 +99,16 @@ func (f *fake) submit(ctx context.Context, i uint64) (Pending, error) {
 	if f.onSubmit != nil {
 		f.onSubmit(i)
 	}
+	if f.readier {
+		return readyOp{o}, nil
+	}
 	return o, nil
 }
+
+// readyOp is a fakeOp that tells when it has completed.
+type readyOp struct{ *fakeOp }
+
+func (o readyOp) Ready() <-chan struct{} { return o.ch }
 
 func (f *fake) done(i uint64, err error) {
 	f.mu.Lock()
@@ -117,8 +133,11 @@ func (f *fake) check(res Result, width int) {
 	if uint64(f.submitted) != res.Submitted {
 		f.t.Errorf("Submitted = %d, fake saw %d", res.Submitted, f.submitted)
 	}
-	if f.maxInflight > width {
-		f.t.Errorf("max in flight %d > width %d", f.maxInflight, width)
+	if f.maxRunning > width {
+		f.t.Errorf("max running %d > width %d", f.maxRunning, width)
+	}
+	if ahead := width * f.lookahead(); f.maxInflight > ahead {
+		f.t.Errorf("max submitted and not handed back %d > %d", f.maxInflight, ahead)
 	}
 	if len(f.waits) != f.submitted || len(f.dones) != f.submitted {
 		f.t.Fatalf("%d waits, %d dones, %d submitted", len(f.waits), len(f.dones), f.submitted)
@@ -137,4 +156,12 @@ func (f *fake) check(res Result, width int) {
 // overtake each other.
 func jitter(i uint64) time.Duration {
 	return time.Duration((i*7919)%200) * time.Microsecond
+}
+
+// lookahead is how many widths may be submitted and not yet handed back.
+func (f *fake) lookahead() int {
+	if f.readier {
+		return Lookahead
+	}
+	return 1
 }

@@ -39,7 +39,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n8 uint8, width int8, wait1, wait2, sub, cancelAt uint8, seed uint64) {
 		n := uint64(n8)
 		w := max(int(width), 1)
-		f := &fake{t: t, waitErr: map[uint64]error{}, submitErr: map[uint64]error{}}
+		f := &fake{t: t, waitErr: map[uint64]error{}, submitErr: map[uint64]error{}, readier: seed%2 == 1}
 		for _, i := range []uint8{wait1, wait2} {
 			f.waitErr[uint64(i)] = errAt(uint64(i))
 		}
@@ -82,9 +82,10 @@ func FuzzRun(f *testing.F) {
 				t.Errorf("Submitted = %d after submission failure, want %d", res.Submitted, done)
 			}
 		default:
-			// Up to a window's worth past the failure may have started, but
+			// Up to a window's worth past the failure (Lookahead windows
+			// for Readiers) may have started, but
 			// never past a later submission failure or cancellation.
-			hi := min(n, done+uint64(w), uint64(sub), uint64(cancelAt)+1)
+			hi := min(n, done+uint64(w*f.lookahead()), uint64(sub), uint64(cancelAt)+1)
 			if res.Submitted <= done || res.Submitted > hi {
 				t.Errorf("Submitted = %d, want in (%d, %d]", res.Submitted, done, hi)
 			}

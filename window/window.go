@@ -13,6 +13,23 @@ type Pending interface {
 	Wait() error
 }
 
+// Readier is implemented by a Pending that can tell, without being waited
+// on, that it has completed: Ready's channel is closed then. Run counts
+// such an operation out of flight as soon as it completes rather than when
+// its turn to be waited on comes, so one slow operation at the head does
+// not hold back new submissions while those after it finish. Results are
+// still handed back in order; submissions may run ahead of the oldest
+// unfinished operation by up to Lookahead times the width.
+type Readier interface {
+	Pending
+	Ready() <-chan struct{}
+}
+
+// Lookahead bounds, as a multiple of the width, how many operations may be
+// submitted and not yet handed back: completed ones waiting behind a slow
+// one, and those in flight.
+const Lookahead = 4
+
 // Submit starts operation i (0-based, called with i = 0,1,2,... in order).
 // A non-nil error means the operation was not started (a submission
 // failure); the returned Pending is then ignored. On success the Pending
@@ -34,10 +51,10 @@ type Result struct {
 }
 
 // Run performs operations [0, n), keeping up to width of them in flight
-// (submitted but not yet waited on), and waits on them oldest first, so
-// results reach done, and failures are found, in operation order. width is
-// read once; width <= 0 means 1, and width > n is allowed. Memory is
-// O(min(width, n)) whatever n is.
+// (submitted and not yet complete: waited on, or Ready for a Readier), and
+// waits on them oldest first, so results reach done, and failures are
+// found, in operation order. width is read once; width <= 0 means 1, and
+// width > n is allowed. Memory is O(min(width, n)) whatever n is.
 //
 // done, which may be nil, is called on Run's goroutine for every waited
 // operation, in order, with its error, whether or not an earlier one
@@ -72,21 +89,27 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 	if n == 0 {
 		return res
 	}
-	ring := make([]Pending, min(uint64(size), n))
+	ring := make([]Pending, min(uint64(size)*Lookahead, n))
+	// A Readier's completion comes back as a token on completed, sent by a
+	// goroutine of its own. Tokens outstanding never exceed the operations
+	// in flight, so never size: sends never block.
+	completed := make(chan struct{}, size)
 	var (
-		head, tail uint64 // operations [head, tail) are in flight
+		head, tail uint64 // operations [head, tail) are submitted and not handed back
 		hs, ts     int    // their ring slots, kept apart from head and tail to avoid 64-bit division
+		inflight   int    // of those, the ones not known to be complete
+		tokens     int    // Readiers whose completion token is still to come
 		subErr     error  // why operation tail was not submitted
 		waitErr    error  // first Wait error, of operation waitAt
 		waitAt     uint64
 	)
-	limit := len(ring)
+	limit := size
 	for {
-		for tail < n && subErr == nil && waitErr == nil {
+		for tail < n && subErr == nil && waitErr == nil && int(tail-head) < len(ring) {
 			if ctrl != nil {
-				limit = min(max(ctrl.Width(), 1), len(ring))
+				limit = min(max(ctrl.Width(), 1), size)
 			}
-			if int(tail-head) >= limit {
+			if inflight >= limit {
 				break
 			}
 			if err := ctx.Err(); err != nil {
@@ -103,11 +126,41 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 				ts = 0
 			}
 			tail++
+			inflight++
+			if r, ok := p.(Readier); ok {
+				tokens++
+				go func(ready <-chan struct{}) {
+					<-ready
+					completed <- struct{}{}
+				}(r.Ready())
+			}
 		}
 		if head == tail {
+			if tail < n && subErr == nil && waitErr == nil && tokens > 0 {
+				// Everything submitted was handed back, so completed;
+				// only the tokens saying so are still to come.
+				<-completed
+				tokens--
+				inflight--
+				continue
+			}
 			break
 		}
-		err := ring[hs].Wait()
+		p := ring[hs]
+		r, readier := p.(Readier)
+		if readier {
+			select {
+			case <-completed:
+				tokens--
+				inflight--
+				continue
+			case <-r.Ready():
+			}
+		}
+		err := p.Wait()
+		if !readier {
+			inflight--
+		}
 		ring[hs] = nil // let the caller's completion be collected
 		if hs++; hs == len(ring) {
 			hs = 0
@@ -119,6 +172,9 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 			waitErr, waitAt = err, head
 		}
 		head++
+	}
+	for ; tokens > 0; tokens-- {
+		<-completed
 	}
 	res.Submitted = tail
 	switch {

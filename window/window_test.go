@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 )
@@ -213,5 +214,64 @@ func TestRunCancelDrains(t *testing.T) {
 				t.Errorf("Run = %+v, want cancellation at %d", res, w)
 			}
 		})
+	}
+}
+
+// gateOp completes when its channel is closed, and says so.
+type gateOp chan struct{}
+
+func (g gateOp) Wait() error            { <-g; return nil }
+func (g gateOp) Ready() <-chan struct{} { return g }
+
+// With Readier operations a slow head holds back nothing: operations after
+// it complete, leave the window, and new ones are submitted, up to
+// Lookahead windows past the head. Here operation 0 completes only once
+// the last operation that lookahead allows has been submitted; a
+// dispatcher that waited for the head first would never get there.
+func TestReadierSlowHead(t *testing.T) {
+	const width = 4
+	last := uint64(width*Lookahead - 1)
+	head := make(gateOp)
+	var running, maxRunning int
+	var mu sync.Mutex
+	submit := func(_ context.Context, i uint64) (Pending, error) {
+		switch {
+		case i == 0:
+			mu.Lock()
+			running++
+			mu.Unlock()
+			return head, nil
+		case i == last:
+			mu.Lock()
+			running--
+			mu.Unlock()
+			close(head)
+		}
+		done := make(gateOp)
+		close(done)
+		return done, nil
+	}
+	var order []uint64
+	result := make(chan Result, 1)
+	go func() {
+		result <- Run(context.Background(), 3*uint64(width*Lookahead), width, submit, func(i uint64, err error) {
+			order = append(order, i)
+			mu.Lock()
+			maxRunning = max(maxRunning, running)
+			mu.Unlock()
+		})
+	}()
+	select {
+	case res := <-result:
+		if res.Err != nil || res.Done != 3*uint64(width*Lookahead) {
+			t.Fatalf("Run = %+v", res)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run waited for the slow head before submitting past the window")
+	}
+	for k, i := range order {
+		if i != uint64(k) {
+			t.Fatalf("done order %v", order)
+		}
 	}
 }

@@ -170,3 +170,6 @@ func (c *copyOp) Wait() error {
 }
 
 func (c *copyOp) Latency() time.Duration { return c.latency }
+
+// Ready is closed when the copy has completed, as for a real copy.
+func (c *copyOp) Ready() <-chan struct{} { return c.done }
