@@ -23,6 +23,7 @@ type copier struct {
 	res     *Result
 	buffers *bufferPool
 	auto    *autoWindow // nil for a fixed window
+	pins    *pins       // nil unless Options.PinSource
 
 	lastCheckpoint time.Time
 }
@@ -150,6 +151,7 @@ func (c *copier) start(o op) (window.Pending, error) {
 func (c *copier) copyFrom(o op) (window.Pending, error) {
 	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
 	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects, srcOid, rados.CopyOptions{
+		SrcVersion: c.pins.version(o.srcObj),
 		SrcFadvise: c.opts.SrcFadvise,
 		DstFadvise: c.opts.DstFadvise,
 		Generation: objectGeneration(c.dst.Generation(), c.dst.Layout(), o.dstObj),
@@ -157,7 +159,7 @@ func (c *copier) copyFrom(o op) (window.Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	cp := &copyFromPending{c: c, p: p, o: o, dstOid: dstOid}
+	cp := &copyFromPending{c: c, p: p, o: o, srcOid: srcOid, dstOid: dstOid}
 	if r, ok := p.(interface{ Ready() <-chan struct{} }); ok {
 		return readyCopyFrom{cp, r.Ready()}, nil
 	}
@@ -185,10 +187,10 @@ func objectGeneration(g rados.Generation, l layout.Layout, obj uint64) rados.Gen
 }
 
 type copyFromPending struct {
-	c      *copier
-	p      rados.Pending
-	o      op
-	dstOid string
+	c              *copier
+	p              rados.Pending
+	o              op
+	srcOid, dstOid string
 }
 
 // Wait turns a missing source object into a hole: whole objects inside
@@ -197,6 +199,7 @@ type copyFromPending struct {
 func (cp *copyFromPending) Wait() error {
 	err := cp.p.Wait()
 	cp.c.e.obs.CopyDone(cp.p.Latency(), cp.o.length, err)
+	err = cp.c.copyResult(cp.o.srcObj, cp.srcOid, err)
 	if errors.Is(err, rados.ErrNotFound) {
 		return cp.c.punch(cp.o.dstObj, cp.dstOid)
 	}

@@ -69,6 +69,9 @@ func (c *copier) objectRW(o op, buf []byte) error {
 	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
 	buf = buf[:c.src.Layout.ObjectSize]
 	n, err := readFull(c.src.Objects, srcOid, buf, 0)
+	if cerr := c.checkRead(o.srcObj, srcOid, err); cerr != nil {
+		return cerr
+	}
 	if errors.Is(err, rados.ErrNotFound) {
 		return c.punch(o.dstObj, dstOid)
 	}
@@ -96,6 +99,9 @@ func (c *copier) extentRW(o op, buf []byte) error {
 		oid := c.src.Names.ObjectName(ext.ObjectNo)
 		at := ext.FileOff - o.srcOff
 		n, err := readFull(c.src.Objects, oid, buf[at:at+ext.Length], ext.ObjectOff)
+		if cerr := c.checkRead(ext.ObjectNo, oid, err); cerr != nil {
+			return cerr
+		}
 		if errors.Is(err, rados.ErrNotFound) {
 			continue
 		}

@@ -34,6 +34,10 @@ type Config struct {
 	// OffloadOnly fails rather than copy through the client when the
 	// OSDs do not support copy-from.
 	OffloadOnly bool
+	// PinSource pins each source object's version before a rados: or
+	// striper: copy, so that a source changing during the copy fails it
+	// rather than mixing old and new data.
+	PinSource bool
 
 	// ConfigFile is the config file that was read, "" if none.
 	ConfigFile string
@@ -51,6 +55,7 @@ func Default() Config {
 		ObjectSize:     4 << 20,
 		StripeCount:    1,
 		Progress:       "auto",
+		PinSource:      true,
 		sources:        defaultSources(),
 	}
 }

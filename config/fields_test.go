@@ -81,7 +81,7 @@ func TestFlagsRegistered(t *testing.T) {
 	Bind(fs)
 	for _, name := range []string{"config", "conf", "id", "name", "keyring", "connect-timeout", "op-timeout",
 		"window", "max-window", "chunk", "object-size", "stripe-unit", "stripe-count", "json", "progress",
-		"metrics-addr", "metrics-textfile", "offload-only"} {
+		"metrics-addr", "metrics-textfile", "offload-only", "pin-source"} {
 		f := fs.Lookup(name)
 		if f == nil {
 			t.Errorf("no --%s", name)

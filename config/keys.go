@@ -93,6 +93,8 @@ var keys = []key{
 		field: func(c *Config) any { return &c.MetricsTextfile }},
 	{name: "offload-only", usage: "fail instead of copying through the client when the OSDs cannot copy-from",
 		field: func(c *Config) any { return &c.OffloadOnly }},
+	{name: "pin-source", usage: "pin each source object's version, so a source changing during the copy fails it instead of mixing old and new data (one stat per object; --pin-source=false to skip)",
+		field: func(c *Config) any { return &c.PinSource }},
 }
 
 const (

@@ -15,7 +15,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("loaded with nothing set:\n%+v\nwant Default():\n%+v", cfg, Default())
 	}
 	want := Config{ConnectTimeout: 30 * time.Second, Window: 16, MaxWindow: 64, Chunk: 4 << 20,
-		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto"}
+		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto", PinSource: true}
 	want.sources = cfg.sources
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("defaults %+v, want %+v", cfg, want)
@@ -97,6 +97,7 @@ func TestEveryKeyFromEveryLayer(t *testing.T) {
 		"metrics-addr":     {"127.0.0.1:9101", func(c Config) bool { return c.MetricsAddr == "127.0.0.1:9101" }},
 		"metrics-textfile": {"/var/lib/node_exporter/radoscp.prom", func(c Config) bool { return c.MetricsTextfile == "/var/lib/node_exporter/radoscp.prom" }},
 		"offload-only":     {"true", func(c Config) bool { return c.OffloadOnly }},
+		"pin-source":       {"false", func(c Config) bool { return !c.PinSource }},
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("the test covers %d keys of %d", len(values), len(keys))

@@ -222,7 +222,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 // copyOptions is what the configuration asks of every copy.
 func copyOptions(cfg config.Config) radoscp.Options {
 	return radoscp.Options{Window: cfg.Window, Auto: cfg.AutoWindow, MaxWindow: cfg.MaxWindow,
-		Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly}
+		Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly, PinSource: cfg.PinSource}
 }
 
 func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, nil) }

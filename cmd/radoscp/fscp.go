@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
@@ -47,7 +48,8 @@ func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 // options checks the flags and turns them into fscopy's options.
 func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
 	o := fscopy.Options{
-		Copy:       copyOptions(cfg),
+		// Files are checked by size, mtime and ctime instead (fscopy).
+		Copy:       withoutPins(copyOptions(cfg)),
 		Files:      f.files,
 		NoPreserve: f.noPreserve,
 		Resume:     f.resume,
@@ -240,4 +242,9 @@ func (f *fsRun) checkDataPool(fsName, pool string) error {
 		return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, fs.Name, strings.Join(fs.DataPools, ", "))
 	}
 	return nil
+}
+
+func withoutPins(o radoscp.Options) radoscp.Options {
+	o.PinSource = false
+	return o
 }

@@ -18,11 +18,19 @@ type Store struct {
 	Latency func(dstOid string) time.Duration
 	// Generations records the generation each copy-from sent, by Ref.
 	Generations map[string]rados.Generation
+	version     uint64 // the last version given to a change
+}
+
+// changed gives o a new version; the lock is held.
+func (s *Store) changed(o *object) {
+	s.version++
+	o.version = s.version
 }
 
 type object struct {
-	data  []byte
-	xattr map[string][]byte
+	data    []byte
+	xattr   map[string][]byte
+	version uint64 // bumped by every change, as an OSD's user version
 }
 
 // New returns an empty store.
@@ -62,7 +70,7 @@ func (p *Pool) Stat(oid string) (rados.ObjectStat, error) {
 	if !ok {
 		return rados.ObjectStat{}, p.notFound("stat", oid)
 	}
-	return rados.ObjectStat{Size: uint64(len(o.data))}, nil
+	return rados.ObjectStat{Size: uint64(len(o.data)), Version: o.version}, nil
 }
 
 func (p *Pool) Read(oid string, buf []byte, off uint64) (int, error) {
@@ -95,13 +103,16 @@ func (p *Pool) Write(oid string, data []byte, off uint64) error {
 		o.data = append(o.data, make([]byte, end-uint64(len(o.data)))...)
 	}
 	copy(o.data[off:], data)
+	p.s.changed(o)
 	return nil
 }
 
 func (p *Pool) WriteFull(oid string, data []byte) error {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
-	p.obj(oid).data = bytes.Clone(data)
+	o := p.obj(oid)
+	o.data = bytes.Clone(data)
+	p.s.changed(o)
 	return nil
 }
 
@@ -114,6 +125,7 @@ func (p *Pool) Truncate(oid string, size uint64) error {
 	} else {
 		o.data = append(o.data, make([]byte, size-uint64(len(o.data)))...)
 	}
+	p.s.changed(o)
 	return nil
 }
 
@@ -142,14 +154,21 @@ func (p *Pool) Submit(dstOid string, src rados.Objects, srcOid string, o rados.C
 		time.Sleep(lat)
 		p.s.mu.Lock()
 		so, ok := p.s.objects[sp.Ref(srcOid)]
-		if !ok {
+		switch {
+		case !ok:
 			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ENOENT}
-		} else {
+		case o.SrcVersion != 0 && so.version > o.SrcVersion:
+			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ERANGE}
+		case o.SrcVersion != 0 && so.version < o.SrcVersion:
+			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.EOVERFLOW}
+		default:
 			x := make(map[string][]byte, len(so.xattr))
 			for k, v := range so.xattr {
 				x[k] = bytes.Clone(v)
 			}
-			p.s.objects[p.Ref(dstOid)] = &object{data: bytes.Clone(so.data), xattr: x}
+			do := &object{data: bytes.Clone(so.data), xattr: x}
+			p.s.changed(do)
+			p.s.objects[p.Ref(dstOid)] = do
 			p.s.Generations[p.Ref(dstOid)] = o.Generation
 		}
 		p.s.mu.Unlock()

@@ -113,4 +113,36 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 			t.Fatalf("failed copy changed the destination: %q", got)
 		}
 	})
+	t.Run("pinned copies", func(t *testing.T) {
+		src, dst := name("psrc"), name("pdst")
+		if err := a.WriteFull(src, []byte("one")); err != nil {
+			t.Fatal(err)
+		}
+		st, err := a.Stat(src)
+		if err != nil || st.Version == 0 {
+			t.Fatalf("stat = %+v, %v; want a version", st, err)
+		}
+		copyPinned := func(version uint64) error {
+			p, err := b.Submit(dst, a, src, rados.CopyOptions{SrcVersion: version})
+			if err != nil {
+				return err
+			}
+			return p.Wait()
+		}
+		if err := copyPinned(st.Version); err != nil {
+			t.Fatalf("copy pinned to the current version: %v", err)
+		}
+		if err := a.Write(src, []byte("two"), 0); err != nil {
+			t.Fatal(err)
+		}
+		if now, _ := a.Stat(src); now.Version <= st.Version {
+			t.Fatalf("version %d after a write, was %d", now.Version, st.Version)
+		}
+		if err := copyPinned(st.Version); !errors.Is(err, rados.ErrRange) {
+			t.Fatalf("copy pinned to an older version: %v, want ERANGE", err)
+		}
+		if got := read(t, b, dst, 100, 0); string(got) != "one" {
+			t.Fatalf("refused copy changed the destination: %q", got)
+		}
+	})
 }

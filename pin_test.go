@@ -1,0 +1,138 @@
+package radoscp_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+)
+
+// writeDuring makes the fake write newData to source object k when the
+// copy of destination object at is submitted: a writer racing the copy.
+func writeDuring(t *testing.T, f *fixture, at, k uint64, newData []byte) {
+	t.Helper()
+	trigger := dstNames.ObjectName(at)
+	f.store.Latency = func(dstOid string) time.Duration {
+		if dstOid == trigger {
+			if err := f.srcP.WriteFull(srcNames.ObjectName(k), newData); err != nil {
+				t.Error(err)
+			}
+		}
+		return 0
+	}
+}
+
+// A source object rewritten after the copy started: without pinning the
+// copy succeeds with old and new data mixed; pinned, it fails with
+// ErrSourceChanged, publishes only the objects before the changed one, and
+// cuts back the rest.
+func TestPinnedCopyDetectsAChangedSource(t *testing.T) {
+	newData := bytes.Repeat([]byte{0xee}, obj)
+	for _, pin := range []bool{false, true} {
+		f := newFixture(t, small, 12*obj)
+		writeDuring(t, f, 2, 6, newData)
+		res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 12*obj, radoscp.Options{Window: 2, PinSource: pin})
+		if !pin {
+			if err != nil || !bytes.Equal(f.read(t, 6*obj, obj), newData) {
+				t.Fatalf("unpinned copy: %v; want a silent success carrying the new object 6", err)
+			}
+			continue
+		}
+		if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, rados.ErrRange) {
+			t.Fatalf("pinned copy: %v; want ErrSourceChanged from ERANGE", err)
+		}
+		if res.Bytes != 6*obj || !bytes.Equal(f.read(t, 0, 6*obj), f.data[:6*obj]) {
+			t.Fatalf("pinned copy published %d bytes; want the 6 objects before the changed one", res.Bytes)
+		}
+		if left := f.objectsFrom(6, 12); len(left) != 0 {
+			t.Fatalf("objects %v past the change were not cut back", left)
+		}
+	}
+}
+
+// A hole filled after the copy started is a change too.
+func TestPinnedCopyDetectsAFilledHole(t *testing.T) {
+	f := newFixture(t, small, 8*obj)
+	if err := f.srcP.Remove(srcNames.ObjectName(5)); err != nil {
+		t.Fatal(err)
+	}
+	writeDuring(t, f, 1, 5, []byte("new"))
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 8*obj, radoscp.Options{Window: 2, PinSource: true})
+	if !errors.Is(err, radoscp.ErrSourceChanged) || res.Bytes != 5*obj {
+		t.Fatalf("copy: %d bytes, %v; want 5 objects and ErrSourceChanged", res.Bytes, err)
+	}
+}
+
+// changingReads rewrites a source object just before the client reads it.
+type changingReads struct {
+	rados.Objects
+	oid  string
+	done bool
+}
+
+func (c *changingReads) Read(oid string, buf []byte, off uint64) (int, error) {
+	if oid == c.oid && !c.done {
+		c.done = true
+		if err := c.Objects.Write(oid, []byte("racing writer"), 0); err != nil {
+			return 0, err
+		}
+	}
+	return c.Objects.Read(oid, buf, off)
+}
+
+// Data read through the client is checked against the pinned versions.
+func TestPinnedCopyChecksClientReads(t *testing.T) {
+	f := newFixture(t, small, 4*obj)
+	f.source.Objects = &changingReads{Objects: f.srcP, oid: srcNames.ObjectName(2)}
+	// A destination offset off object boundaries: everything goes
+	// through the client.
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 100, 4*obj, radoscp.Options{Window: 1, PinSource: true})
+	if !errors.Is(err, radoscp.ErrSourceChanged) || res.Bytes >= 3*obj {
+		t.Fatalf("copy: %d bytes, %v; want a failure at source object 2", res.Bytes, err)
+	}
+}
+
+// racingWriter rewrites a source object when the copy of a chosen
+// destination object is submitted.
+type racingWriter struct {
+	rados.Objects
+	at, src string
+	pool    rados.Objects
+	data    []byte
+	t       *testing.T
+}
+
+func (r *racingWriter) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
+	if dstOid == r.at {
+		if err := r.pool.WriteFull(r.src, r.data); err != nil {
+			r.t.Error(err)
+		}
+	}
+	return r.Objects.Submit(dstOid, src, srcOid, o)
+}
+
+// On the real cluster: a source object rewritten during a pinned copy
+// makes the OSD refuse its copy-from (ERANGE); the copy fails with
+// ErrSourceChanged and publishes only the objects before it.
+func TestRealPinnedCopyDetectsAChangedSource(t *testing.T) {
+	l := layout.Layout{StripeUnit: 1 << 20, StripeCount: 1, ObjectSize: 1 << 20}
+	r := newReal(t, l, 12<<20)
+	dstNames, srcNames := layout.Prefix(r.dstName), layout.Prefix(r.srcName)
+	r.dstObjects = &racingWriter{Objects: r.b, at: dstNames.ObjectName(2), src: srcNames.ObjectName(6),
+		pool: r.a, data: bytes.Repeat([]byte{0xee}, 1<<20), t: t}
+	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 12<<20, radoscp.Options{Window: 2, PinSource: true})
+	if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, rados.ErrRange) {
+		t.Fatalf("copy: %v; want ErrSourceChanged from the OSD's ERANGE", err)
+	}
+	if res.Bytes != 6<<20 || !bytes.Equal(r.read(t, 0, 6<<20), r.data[:6<<20]) {
+		t.Fatalf("published %d bytes; want the 6 objects before the changed one", res.Bytes)
+	}
+	if left := r.existing(t, 6, 12); len(left) != 0 {
+		t.Fatalf("objects %v past the change were not cut back", left)
+	}
+}
