@@ -109,6 +109,7 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 		} else {
 			r.Reason = "removed the staging file of an interrupted copy (--resume would continue it)"
 		}
+		c.coverForPurge(staging, sst.Size)
 		if err := c.fs.Unlink(staging); err != nil {
 			return nil, nil, err
 		}
@@ -127,6 +128,28 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 		return nil, nil, err
 	}
 	return file, d, nil
+}
+
+// coverForPurge grows a leftover staging file over every object its
+// interrupted copy may have written (all below the source's size, then or
+// now), so that when it is unlinked the MDS purges them all: it purges a
+// removed file's objects up to its size. Best effort: a failure only
+// leaves unreadable objects of a removed inode behind.
+func (c *Copier) coverForPurge(staging string, size uint64) {
+	file, err := c.fs.OpenWrite(staging)
+	if err != nil {
+		return
+	}
+	defer file.Close()
+	if rec, err := file.GetXattr(xattrSource); err == nil {
+		var ino, was uint64
+		if _, err := fmt.Sscanf(string(rec), "ino=%x size=%d", &ino, &was); err == nil {
+			size = max(size, was)
+		}
+	}
+	if now, err := file.Size(); err == nil && now < size {
+		_ = file.Truncate(size)
+	}
 }
 
 // initStaging sets a new staging file's layout while it is empty and
