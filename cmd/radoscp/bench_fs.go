@@ -27,7 +27,7 @@ const fsAnchor = "the clone anchor: what ceph-mgr's subvolume clones do, reading
 func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Repeat: f.repeat,
 		Files: f.sourceFiles, FileSize: plan.objectSize, Anchor: fsAnchor,
-		Title: fmt.Sprintf("CephFS: %d files of %s, radoscp against the clone anchor", f.sourceFiles, mib(plan.objectSize))}
+		Title: fmt.Sprintf("CephFS: %d files of %s bytes, radoscp against the clone anchor", f.sourceFiles, config.FormatBytes(plan.objectSize))}
 	if f.fsDir == "" {
 		f.fsDir = "/" + f.prefix
 	}

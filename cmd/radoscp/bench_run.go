@@ -38,7 +38,7 @@ type benchRow struct {
 	Mode          string    `json:"mode"`
 	Window        int       `json:"window"`          // 0 for auto and rados-cp
 	Files         int       `json:"files,omitempty"` // cephfs: files at once
-	WindowReached int       `json:"window_reached"` // widest window, median over runs
+	WindowReached int       `json:"window_reached"`  // widest window, median over runs
 	Seconds       float64   `json:"wall_seconds"`
 	MiBps         float64   `json:"mib_per_second"`
 	SpeedUp       float64   `json:"speedup_vs_window_1"` // cephfs: over the clone anchor
