@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/radoscp/radoscp/config"
 )
 
 // The cephfs scenario, tiny: every contender runs once, in a child
@@ -73,5 +75,45 @@ func TestE2EBenchCephFSBadFlags(t *testing.T) {
 	}
 	if _, ok := e.read(t, "bench"); ok {
 		t.Errorf("a refused bench made cephfs:%s", e.path("bench"))
+	}
+}
+
+// bench's own check of a copy: identical files pass; a changed byte, a
+// missing file or an extra one fail.
+func TestBenchVerifyFSCopy(t *testing.T) {
+	e := newFSEnv(t)
+	mnt, err := mountBenchFS(config.Config{Conf: e.conf}, "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mnt.close()
+	src := e.path("src")
+	sums, err := ensureFSSources(mnt.fs, e.dir, src, 2, 3<<20+5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.m.MakeDir(e.path("dst"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"file-0000", "file-0001"} {
+		data, _ := e.read(t, "src/"+name)
+		e.write(t, "dst/"+name, data)
+	}
+	dst := e.path("dst")
+	if err := verifyFSCopy(mnt.fs, dst, sums); err != nil {
+		t.Fatalf("identical copy: %v", err)
+	}
+	data, _ := e.read(t, "dst/file-0001")
+	data[3<<20] ^= 1
+	if err := e.m.Unlink(e.path("dst/file-0001")); err != nil {
+		t.Fatal(err)
+	}
+	e.write(t, "dst/file-0001", data)
+	if err := verifyFSCopy(mnt.fs, dst, sums); err == nil || !strings.Contains(err.Error(), "file-0001 differs") {
+		t.Errorf("changed byte: %v", err)
+	}
+	e.write(t, "dst/extra", nil)
+	if err := verifyFSCopy(mnt.fs, dst, sums); err == nil || !strings.Contains(err.Error(), "3 entries") {
+		t.Errorf("extra file: %v", err)
 	}
 }
