@@ -27,7 +27,7 @@ const fsAnchor = "the clone anchor: what ceph-mgr's subvolume clones do, reading
 func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Repeat: f.repeat,
 		Files: f.sourceFiles, FileSize: plan.objectSize, Anchor: fsAnchor,
-		Title: fmt.Sprintf("CephFS: %d files of %s bytes, radoscp against the clone anchor", f.sourceFiles, config.FormatBytes(plan.objectSize))}
+		Title: fmt.Sprintf("CephFS: %d files of %s, radoscp against the clone anchor", f.sourceFiles, fileSizeText(plan.objectSize))}
 	if f.fsDir == "" {
 		f.fsDir = "/" + f.prefix
 	}
@@ -81,6 +81,14 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 	}
 	setSpeedUp(res.Rows)
 	return res, nil
+}
+
+// fileSizeText is n in MiB when whole, else in bytes.
+func fileSizeText(n uint64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // benchMount is a connection with CephFS mounted over it.
