@@ -59,6 +59,11 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 	for rep := range f.repeat {
 		for i, c := range plan.contenders {
 			dst := path.Join(f.fsDir, fmt.Sprintf("%s-%d", strings.ReplaceAll(c.String(), ":", "-"), rep))
+			// A copy left by an interrupted run would change what
+			// the contender does (cp -r copies into an existing directory).
+			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return res, fmt.Errorf("bench %s: removing an old copy: %w", c, err)
+			}
 			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
 			if err == nil && rep == 0 {
 				err = verifyFSCopy(mnt.fs, dst, sums)
