@@ -93,6 +93,9 @@ unless --keep.`,
 		if err := applyScenario(&f, &cfg, cmd.Flags().Changed); err != nil {
 			return usageError{err}
 		}
+		if err := onlyForFSScenario(f, cmd.Flags().Changed); err != nil {
+			return usageError{err}
+		}
 		plan, err := parseBench(f, cfg.ObjectSize)
 		if err != nil {
 			return usageError{err}

@@ -31,6 +31,19 @@ func applyFSScenario(f *benchFlags, sc scenario, changed func(string) bool) erro
 	return nil
 }
 
+// onlyForFSScenario refuses the cephfs scenario's flags in the others.
+func onlyForFSScenario(f benchFlags, changed func(string) bool) error {
+	if f.cephfs {
+		return nil
+	}
+	for _, name := range []string{"source-files", "file-size", "files-at-once", "fs", "fs-dir"} {
+		if changed(name) {
+			return fmt.Errorf("--%s applies to --scenario cephfs only", name)
+		}
+	}
+	return nil
+}
+
 // parseFSContender reads clone:FILES, fscopy:FILES:WINDOW and
 // fscopy:FILES:auto.
 func parseFSContender(s, mode, rest string) (contender, error) {

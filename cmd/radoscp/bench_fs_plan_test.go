@@ -45,3 +45,13 @@ func TestFSBenchPlan(t *testing.T) {
 		t.Errorf("contenders %q, file size %d, files %d; want %q, 32 MiB, 8", got, p.objectSize, f.sourceFiles, want)
 	}
 }
+
+func TestFSFlagsOnlyForFSScenario(t *testing.T) {
+	changed := func(name string) bool { return name == "file-size" }
+	if err := onlyForFSScenario(benchFlags{}, changed); err == nil || !strings.Contains(err.Error(), "--file-size applies to --scenario cephfs only") {
+		t.Errorf("object scenario with --file-size: %v", err)
+	}
+	if err := onlyForFSScenario(benchFlags{cephfs: true}, changed); err != nil {
+		t.Errorf("cephfs scenario with --file-size: %v", err)
+	}
+}
