@@ -74,11 +74,13 @@ demo: deps build
 	echo "demo: rados --striper get of the copy is byte-for-byte identical to the source"
 
 # Scenarios and repeats; the README's figures come from the defaults.
-BENCH_SCENARIOS ?= kernel latency10 latency20 throughput
+BENCH_SCENARIOS ?= kernel latency10 latency20 throughput cephfs
 BENCH_REPEAT ?= 5
 
 # Each memstore OSD reports 3 GiB: the throughput scenario holds 1 GiB of
 # sources and 1 GiB of copies at once, unevenly spread over three OSDs.
+# The cluster has CephFS (--fs) for the cephfs scenario, whose sources and
+# copies go into /bench-cephfs, removed afterwards (--pool is unused there).
 # The raw results (bench --json, go test -bench) go to a scratch directory
 # and then to docs/bench/, from which bench-report regenerates the report
 # without running anything again; a failed scenario leaves the committed
@@ -89,7 +91,7 @@ bench: deps build
 	work=$$(mktemp -d)
 	trap 'test/cluster.sh stop "$$dir"; rm -rf "$$work"' EXIT
 	trap 'exit 130' INT TERM
-	RADOSCP_OSD_BYTES=$$((3 << 30)) test/cluster.sh start "$$dir" >/dev/null
+	RADOSCP_OSD_BYTES=$$((3 << 30)) test/cluster.sh start --fs "$$dir" >/dev/null
 	conf="$$dir/ceph.conf"
 	$(GO) test $(TAGS) -run '^$$' -bench Engine -benchmem . | tee "$$work/engine.txt"
 	for s in $(BENCH_SCENARIOS); do

@@ -25,6 +25,12 @@ type benchFlags struct {
 	injectDelay             time.Duration
 	one                     string // a contender to run once in this process (internal)
 	dstPrefix               string // with --one: where it copies to
+
+	// The cephfs scenario's settings.
+	cephfs                bool // set by --scenario cephfs
+	sourceFiles           int
+	fileSize, filesAtOnce string
+	fsName, fsDir         string
 }
 
 func newBenchCommand() *cobra.Command {
@@ -40,6 +46,13 @@ to --max-window), rados-cp (the rados CLI run once per object) and client
 (read and write through this client at each window of --client-windows, as
 clones and cp do). --scenario presets the objects, size and injected delay of
 the cases in the README.
+
+--scenario cephfs copies --source-files files of --file-size in CephFS
+instead (no --pool needed), with its own contenders (--modes): clone (the
+clone anchor: read and write through libcephfs in 8 MiB chunks, as ceph-mgr's
+subvolume clones do, at each of --files-at-once), fscopy (radoscp cp -r at
+each of --files-at-once and --windows, default 1,16) and auto (fscopy with
+--window auto). Every copy is compared with its source on the first repeat.
 
 Every run of a contender is a child process of its own, so its CPU time and
 peak RSS are its own. Each figure is the median of --repeat runs.
@@ -62,6 +75,11 @@ unless --keep.`,
 	fl.StringVar(&f.plot, "plot", "", "write a plot of speed-up against window to this .svg or .png file")
 	fl.Bool("no-progress", false, "accepted for symmetry with cp; bench prints no progress")
 	fl.DurationVar(&f.injectDelay, "inject-osd-delay", 0, "delay every OSD reply to this client by up to this long (ms_inject_delay_max), to model a latency-bound cluster")
+	fl.IntVar(&f.sourceFiles, "source-files", 8, "cephfs scenario: number of source files")
+	fl.StringVar(&f.fileSize, "file-size", "32M", "cephfs scenario: size of each source file (K, M, G suffixes are powers of 1024)")
+	fl.StringVar(&f.filesAtOnce, "files-at-once", "1,4", "cephfs scenario: comma-separated numbers of files copied at once, swept by clone and fscopy")
+	fl.StringVar(&f.fsName, "fs", "", "cephfs scenario: file system name (default: the default file system)")
+	fl.StringVar(&f.fsDir, "fs-dir", "", "cephfs scenario: directory for the sources and copies, removed afterwards unless --keep (default: /PREFIX)")
 	fl.StringVar(&f.one, "one", "", "run this one contender once and print its measurements as JSON (used by bench itself)")
 	fl.StringVar(&f.dstPrefix, "dst-prefix", "", "with --one: name prefix of the destination objects")
 	_ = fl.MarkHidden("one")
@@ -73,6 +91,9 @@ unless --keep.`,
 			return usageError{err}
 		}
 		if err := applyScenario(&f, &cfg, cmd.Flags().Changed); err != nil {
+			return usageError{err}
+		}
+		if err := onlyForFSScenario(f, cmd.Flags().Changed); err != nil {
 			return usageError{err}
 		}
 		plan, err := parseBench(f, cfg.ObjectSize)

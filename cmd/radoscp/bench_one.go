@@ -47,6 +47,9 @@ func injectDelay(d time.Duration) map[string]string {
 // rados-cp reports the CPU time and the largest peak RSS of the rados
 // processes it ran.
 func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (runRecord, error) {
+	if f.cephfs {
+		return runFSOne(ctx, cfg, f, plan.one)
+	}
 	if plan.one.Mode == "rados-cp" {
 		return radosCpLoop(ctx, cfg, f)
 	}

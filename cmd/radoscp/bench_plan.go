@@ -18,13 +18,17 @@ type scenario struct {
 	objects     int
 	objectSize  uint64
 	delay       time.Duration
+	// cephfs scenarios copy objects files of objectSize bytes each in
+	// CephFS instead of objects in a pool.
+	cephfs bool
 }
 
 var scenarios = []scenario{
-	{"kernel", "the kernel patch's case: 128 MiB in 32 objects of 4 MiB", 32, 4 << 20, 0},
-	{"latency10", "latency-bound: 256 objects of 256 KiB, OSD replies delayed up to 10 ms", 256, 256 << 10, 10 * time.Millisecond},
-	{"latency20", "latency-bound: 256 objects of 256 KiB, OSD replies delayed up to 20 ms", 256, 256 << 10, 20 * time.Millisecond},
-	{"throughput", "throughput-bound: 1 GiB in 256 objects of 4 MiB", 256, 4 << 20, 0},
+	{"kernel", "the kernel patch's case: 128 MiB in 32 objects of 4 MiB", 32, 4 << 20, 0, false},
+	{"latency10", "latency-bound: 256 objects of 256 KiB, OSD replies delayed up to 10 ms", 256, 256 << 10, 10 * time.Millisecond, false},
+	{"latency20", "latency-bound: 256 objects of 256 KiB, OSD replies delayed up to 20 ms", 256, 256 << 10, 20 * time.Millisecond, false},
+	{"throughput", "throughput-bound: 1 GiB in 256 objects of 4 MiB", 256, 4 << 20, 0, false},
+	{"cephfs", "CephFS: 8 files of 32 MiB against the clone anchor", 8, 32 << 20, 0, true},
 }
 
 func scenarioNames() string {
@@ -45,6 +49,9 @@ func applyScenario(f *benchFlags, cfg *config.Config, changed func(string) bool)
 		return fmt.Errorf("--scenario %q: expected one of %s", f.scenario, scenarioNames())
 	}
 	sc := scenarios[i]
+	if sc.cephfs {
+		return applyFSScenario(f, sc, changed)
+	}
 	if !changed("objects") {
 		f.objects = sc.objects
 	}
@@ -58,14 +65,22 @@ func applyScenario(f *benchFlags, cfg *config.Config, changed func(string) bool)
 }
 
 // contender is one way of copying: a mode and, for offload and client, a
-// window.
+// window; in CephFS, also how many files are copied at once.
 type contender struct {
 	Mode   string `json:"mode"`
-	Window int    `json:"window"` // 0 for auto and rados-cp
+	Window int    `json:"window"`          // 0 for auto and rados-cp
+	Files  int    `json:"files,omitempty"` // clone and fscopy: files at once
 }
 
 func (c contender) String() string {
-	if c.Window == 0 {
+	switch {
+	case c.Mode == "clone":
+		return c.Mode + ":" + strconv.Itoa(c.Files)
+	case c.Mode == "fscopy" && c.Window == 0:
+		return c.Mode + ":" + strconv.Itoa(c.Files) + ":auto"
+	case c.Mode == "fscopy":
+		return c.Mode + ":" + strconv.Itoa(c.Files) + ":" + strconv.Itoa(c.Window)
+	case c.Window == 0:
 		return c.Mode
 	}
 	return c.Mode + ":" + strconv.Itoa(c.Window)
@@ -75,6 +90,8 @@ func parseContender(s string) (contender, error) {
 	mode, w, hasW := strings.Cut(s, ":")
 	c := contender{Mode: mode}
 	switch mode {
+	case "clone", "fscopy":
+		return parseFSContender(s, mode, w)
 	case "auto", "rados-cp":
 		if hasW {
 			return c, fmt.Errorf("%q: %s takes no window", s, mode)
@@ -88,7 +105,7 @@ func parseContender(s string) (contender, error) {
 		c.Window = n
 		return c, nil
 	}
-	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto or rados-cp", s)
+	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, rados-cp, clone:FILES or fscopy:FILES:WINDOW", s)
 }
 
 // benchPlan is the validated sweep.
@@ -100,6 +117,9 @@ type benchPlan struct {
 
 func parseBench(f benchFlags, objectSize uint64) (benchPlan, error) {
 	p := benchPlan{objectSize: objectSize}
+	if f.cephfs {
+		return parseFSBench(f)
+	}
 	if f.pool == "" {
 		return p, errors.New("bench needs --pool")
 	}

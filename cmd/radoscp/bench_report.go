@@ -143,8 +143,14 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 			fmt.Fprintf(&b, " (client option `ms_inject_delay_max=%g`)", r.InjectDelayS)
 		}
 		b.WriteString("\n\n")
+		if r.Anchor != "" {
+			writeFSNotes(&b, r)
+		}
 		writeTable(&b, r.Rows)
 		b.WriteString("\n")
+		if r.Anchor != "" {
+			writeFSSummary(&b, r.Rows)
+		}
 	}
 	if plotLink != "" {
 		fmt.Fprintf(&b, "![speed-up against window, one line per scenario](%s)\n\n", plotLink)

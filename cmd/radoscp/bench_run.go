@@ -25,17 +25,23 @@ type benchResult struct {
 	ObjectSize   uint64      `json:"object_size"`
 	InjectDelayS float64     `json:"inject_osd_delay_seconds"`
 	Repeat       int         `json:"repeat"`
-	Rows         []benchRow  `json:"rows"`
+	// The cephfs scenario copies Files files of FileSize bytes; Anchor
+	// says what its speed-up is over.
+	Files    int        `json:"files,omitempty"`
+	FileSize uint64     `json:"file_size,omitempty"`
+	Anchor   string     `json:"anchor,omitempty"`
+	Rows     []benchRow `json:"rows"`
 }
 
 // benchRow is one contender: the median of its runs.
 type benchRow struct {
 	Mode          string    `json:"mode"`
-	Window        int       `json:"window"`         // 0 for auto and rados-cp
-	WindowReached int       `json:"window_reached"` // widest window, median over runs
+	Window        int       `json:"window"`          // 0 for auto and rados-cp
+	Files         int       `json:"files,omitempty"` // cephfs: files at once
+	WindowReached int       `json:"window_reached"`  // widest window, median over runs
 	Seconds       float64   `json:"wall_seconds"`
 	MiBps         float64   `json:"mib_per_second"`
-	SpeedUp       float64   `json:"speedup_vs_window_1"`
+	SpeedUp       float64   `json:"speedup_vs_window_1"` // cephfs: over the clone anchor
 	P50ms         float64   `json:"p50_copy_ms"`
 	P99ms         float64   `json:"p99_copy_ms"`
 	CPUSeconds    float64   `json:"client_cpu_seconds"`
@@ -43,9 +49,15 @@ type benchRow struct {
 	ClientBytes   uint64    `json:"client_bytes"`
 	ClientMeasure bool      `json:"client_bytes_measured"`
 	RunsSeconds   []float64 `json:"runs_seconds"`
+	// Verified is set when the cephfs scenario compared a copy with its
+	// source, byte for byte, and found them identical.
+	Verified bool `json:"verified,omitempty"`
 }
 
 func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
+	if f.cephfs {
+		return runFSBench(ctx, cfg, f, plan)
+	}
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Objects: f.objects,
 		ObjectSize: plan.objectSize, InjectDelayS: f.injectDelay.Seconds(), Repeat: f.repeat}
 	for _, sc := range scenarios {
@@ -106,6 +118,9 @@ func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags,
 		"--inject-osd-delay", f.injectDelay.String(),
 		"--chunk", strconv.FormatUint(cfg.Chunk, 10), "--max-window", strconv.Itoa(cfg.MaxWindow),
 		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String()}
+	if f.cephfs {
+		args = append(args, "--scenario", f.scenario, "--fs", f.fsName, "--fs-dir", f.fsDir, "--file-size", f.fileSize)
+	}
 	for _, kv := range [][2]string{{"--conf", cfg.Conf}, {"--id", cfg.ID}, {"--name", cfg.Name}, {"--keyring", cfg.Keyring}} {
 		if kv[1] != "" {
 			args = append(args, kv[0], kv[1])

@@ -12,7 +12,7 @@ import (
 // wall time, CPU, peak RSS and window reached; percentiles over every
 // copy of every run.
 func summarize(c contender, runs []runRecord, size uint64) benchRow {
-	row := benchRow{Mode: c.Mode, Window: c.Window, ClientMeasure: true}
+	row := benchRow{Mode: c.Mode, Window: c.Window, Files: c.Files, ClientMeasure: true}
 	var lat, cpu, rss, win []float64
 	for _, r := range runs {
 		row.RunsSeconds = append(row.RunsSeconds, r.Seconds)
@@ -34,10 +34,11 @@ func summarize(c contender, runs []runRecord, size uint64) benchRow {
 	return row
 }
 
-// setSpeedUp divides window 1's wall time by each row's.
+// setSpeedUp divides the baseline's wall time by each row's: window 1,
+// or in CephFS the clone anchor (one file at a time).
 func setSpeedUp(rows []benchRow) {
 	for _, base := range rows {
-		if base.Mode == "offload" && base.Window == 1 {
+		if (base.Mode == "offload" && base.Window == 1) || (base.Mode == "clone" && base.Files == 1) {
 			for i := range rows {
 				if rows[i].Seconds > 0 {
 					rows[i].SpeedUp = base.Seconds / rows[i].Seconds
@@ -82,6 +83,16 @@ func (r benchRow) label() string {
 		return "rados cp loop"
 	case "client":
 		return "client copy window " + strconv.Itoa(r.Window)
+	case "clone":
+		if r.Files == 1 {
+			return "clone anchor: libcephfs 8 MiB chunks, 1 file at a time"
+		}
+		return fmt.Sprintf("libcephfs 8 MiB chunks, %d files at once", r.Files)
+	case "fscopy":
+		if r.Window == 0 {
+			return fmt.Sprintf("radoscp cp -r --files %d --window auto (reached %d)", r.Files, r.WindowReached)
+		}
+		return fmt.Sprintf("radoscp cp -r --files %d --window %d", r.Files, r.Window)
 	}
 	return r.Mode
 }

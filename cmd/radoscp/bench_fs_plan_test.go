@@ -1,0 +1,57 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestFSContenderRoundTrip(t *testing.T) {
+	for _, s := range []string{"clone:1", "clone:4", "fscopy:1:16", "fscopy:4:auto"} {
+		c, err := parseContender(s)
+		if err != nil || c.String() != s {
+			t.Errorf("%q: parsed %+v (%q), %v", s, c, c.String(), err)
+		}
+	}
+	for _, tc := range []struct{ in, says string }{
+		{"clone", "clone:FILES"},
+		{"clone:0", "FILES a whole number"},
+		{"clone:1:2", "expected clone:FILES"},
+		{"fscopy:2", "fscopy:FILES:WINDOW"},
+		{"fscopy:2:0", "WINDOW a whole number"},
+		{"fscopy:x:4", "FILES a whole number"},
+	} {
+		if _, err := parseContender(tc.in); err == nil || !strings.Contains(err.Error(), tc.says) {
+			t.Errorf("%q: error %v, want one saying %q", tc.in, err, tc.says)
+		}
+	}
+}
+
+func TestFSBenchPlan(t *testing.T) {
+	f := benchFlags{scenario: "cephfs", repeat: 1}
+	if err := applyScenario(&f, nil, func(string) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	f.filesAtOnce = "1,4"
+	p, err := parseBench(f, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range p.contenders {
+		got = append(got, c.String())
+	}
+	want := "clone:1 clone:4 fscopy:1:1 fscopy:1:16 fscopy:4:1 fscopy:4:16 fscopy:1:auto fscopy:4:auto"
+	if strings.Join(got, " ") != want || p.objectSize != 32<<20 || f.sourceFiles != 8 {
+		t.Errorf("contenders %q, file size %d, files %d; want %q, 32 MiB, 8", got, p.objectSize, f.sourceFiles, want)
+	}
+}
+
+func TestFSFlagsOnlyForFSScenario(t *testing.T) {
+	changed := func(name string) bool { return name == "file-size" }
+	if err := onlyForFSScenario(benchFlags{}, changed); err == nil || !strings.Contains(err.Error(), "--file-size applies to --scenario cephfs only") {
+		t.Errorf("object scenario with --file-size: %v", err)
+	}
+	if err := onlyForFSScenario(benchFlags{cephfs: true}, changed); err != nil {
+		t.Errorf("cephfs scenario with --file-size: %v", err)
+	}
+}
