@@ -15,18 +15,7 @@ import (
 // Files written through libcephfs with several layouts: the objects rados
 // reads from the data pool hold exactly the bytes layout's mapping says.
 func TestLayoutMatchesCephFSObjects(t *testing.T) {
-	conf := test.FS(t)
-	mount, err := cephfs.CreateMount()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := mount.ReadConfigFile(conf); err != nil {
-		t.Fatal(err)
-	}
-	if err := mount.Mount(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { mount.Unmount(); mount.Release() })
+	mount := test.Mount(t)
 	c := connectAdmin(t)
 	pool, err := c.OpenPool("cephfs_data", "")
 	if err != nil {

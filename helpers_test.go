@@ -1,7 +1,6 @@
 package radoscp_test
 
 import (
-	"bytes"
 	"errors"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
 )
 
 // small is the layout of most fake tests: 64 KiB objects keep them fast.
@@ -59,15 +59,7 @@ func readFile(t testing.TB, objs rados.Objects, l layout.Layout, names layout.Na
 
 func assertEqual(t testing.TB, what string, got, want []byte) {
 	t.Helper()
-	if bytes.Equal(got, want) {
-		return
-	}
-	for i := range min(len(got), len(want)) {
-		if got[i] != want[i] {
-			t.Fatalf("%s differs at byte %d of %d", what, i, len(want))
-		}
-	}
-	t.Fatalf("%s: %d bytes, want %d", what, len(got), len(want))
+	test.Equal(t, what, got, want)
 }
 
 // counting wraps Objects to count copy-froms and track how many are in

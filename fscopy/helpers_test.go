@@ -45,17 +45,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fs.Unmount() })
-	other, err := gocephfs.CreateMount()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := other.ReadConfigFile(conf); err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Mount(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { other.Unmount(); other.Release() })
+	other := test.Mount(t)
 	e := &env{conn: conn, fs: fs, other: other, dir: "/" + test.UniqueName(t)}
 	if err := fs.Mkdir(e.dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -136,15 +126,7 @@ func (e *env) read(t *testing.T, p string) []byte {
 
 func assertEqual(t *testing.T, what string, got, want []byte) {
 	t.Helper()
-	if bytes.Equal(got, want) {
-		return
-	}
-	for i := range min(len(got), len(want)) {
-		if got[i] != want[i] {
-			t.Fatalf("%s differs at byte %d of %d", what, i, len(want))
-		}
-	}
-	t.Fatalf("%s: %d bytes, want %d", what, len(got), len(want))
+	test.Equal(t, what, got, want)
 }
 
 // assertSameMeta checks what cp -a keeps: mode, owner, mtime, atime and

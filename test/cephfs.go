@@ -52,3 +52,26 @@ func removeTree(m *gocephfs.MountInfo, p string) error {
 	}
 	return m.RemoveDir(p)
 }
+
+// Mount mounts the test cluster's CephFS as a client of its own (a second
+// client next to the one under test), unmounted when t ends. Without a
+// CephFS the test is skipped, or fails as FS says.
+func Mount(t testing.TB) *gocephfs.MountInfo {
+	t.Helper()
+	conf := FS(t)
+	if conf == "" {
+		return nil
+	}
+	m, err := gocephfs.CreateMount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.ReadConfigFile(conf); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Mount(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Unmount(); m.Release() })
+	return m
+}

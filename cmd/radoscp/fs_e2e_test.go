@@ -31,17 +31,7 @@ type fsEnv struct {
 func newFSEnv(t *testing.T) *fsEnv {
 	t.Helper()
 	conf := test.FS(t)
-	m, err := gocephfs.CreateMount()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.ReadConfigFile(conf); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Mount(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Unmount(); m.Release() })
+	m := test.Mount(t)
 	e := &fsEnv{conf: conf, m: m, dir: "/" + test.UniqueName(t)}
 	if err := m.MakeDir(e.dir, 0o755); err != nil {
 		t.Fatal(err)
