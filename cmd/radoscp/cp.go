@@ -66,6 +66,9 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return usageError{err}
 		}
+		if err := checkProgressFlags(cmd, cfg, f.noProgress); err != nil {
+			return err
+		}
 		if f.noProgress {
 			cfg.Progress = "off"
 		}
@@ -187,19 +190,16 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	if err != nil {
 		return err
 	}
+	length, err := copyLength(src, req)
+	if err != nil {
+		return err
+	}
 	dst, err := openDestination(r.conn, cfg, req)
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
 
-	length := req.length
-	if !req.haveLength {
-		if req.srcOff > src.Size {
-			return usage("--src-offset %d is past the source's EOF %d", req.srcOff, src.Size)
-		}
-		length = src.Size - req.srcOff
-	}
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
 	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, copyOptions(cfg))
