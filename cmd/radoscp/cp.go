@@ -18,7 +18,7 @@ import (
 // cpFlags are cp's own flags, besides the shared configuration.
 type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
-	noProgress                            bool
+	noProgress, resume                    bool
 	batch                                 string
 	fs                                    fsFlags
 }
@@ -57,6 +57,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.dstOffset, "dst-offset", "0", "byte offset in DST")
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
+	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted copy of the same SRC, DST and offsets from DST's published EOF")
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
@@ -103,10 +104,11 @@ type cpRequest struct {
 	srcOff, dstOff  uint64
 	length, dstSize uint64
 	haveLength      bool
+	resume          bool
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
-	var r cpRequest
+	r := cpRequest{resume: f.resume}
 	var err error
 	if r.src, err = ParseAddress(args[0]); err != nil {
 		return r, fmt.Errorf("source: %w", err)
@@ -199,6 +201,9 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 		return err
 	}
 	defer dst.Close()
+	if req.resume {
+		req, length = resumed(dst.EOF(), req, length)
+	}
 
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
@@ -212,8 +217,12 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	switch {
 	case cerr == nil:
 		return nil
-	case res.Bytes > 0:
+	case res.Bytes > 0 && res.PublishedEOF >= req.dstOff+res.Bytes:
 		return partialError{fmt.Errorf("copied %d of %d bytes, then: %w", res.Bytes, length, cerr)}
+	case res.Bytes > 0:
+		// The prefix is in place but its EOF could not be published:
+		// as far as any reader knows, nothing was copied.
+		return fmt.Errorf("copied %d of %d bytes but could not publish them (EOF stays %d): %w", res.Bytes, length, res.PublishedEOF, cerr)
 	default:
 		return cerr
 	}
