@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -21,12 +21,8 @@ import (
 // with a known layout, read a destination back through `rados --striper`,
 // and check what an interrupted or faulted copy left.
 
-// striperLayout is the layout of the sources these tests make: 1 MiB
-// objects, so that a few MiB make many copy-froms.
-var striperLayout = layout.Layout{StripeUnit: oneMiB, StripeCount: 1, ObjectSize: oneMiB}
-
 // makeStriperSource writes size random bytes as a striped object in pool
-// with striperLayout (written by radoscp from a raw object set, so its
+// with 1 MiB objects (written by radoscp from a raw object set, so its
 // layout is ours and copies between such objects use copy-from), removes it
 // when t ends and returns its name and content.
 func makeStriperSource(t *testing.T, conf, pool string, size int) (string, []byte) {
@@ -127,9 +123,14 @@ func firstDiff(a, b []byte) int {
 // checkNoObjectsPastEOF checks that a finished copy left no object of
 // striped object name past its EOF and none longer than its share of it:
 // nothing an interrupted run wrote speculatively is left behind.
-func checkNoObjectsPastEOF(t *testing.T, conf, pool, name string, l layout.Layout, eof uint64) {
+func checkNoObjectsPastEOF(t *testing.T, conf, pool, name string, eof uint64) {
 	t.Helper()
 	p := connPool(t, conf, pool)
+	meta, err := truncate.ReadStriperMeta(p, name)
+	if err != nil {
+		t.Fatalf("striped object %s: %v", name, err)
+	}
+	l := meta.Layout
 	n := l.ObjectsFor(eof)
 	for _, o := range striperObjects(t, conf, pool, name) {
 		no, err := strconv.ParseUint(o[len(name)+1:], 16, 64)
@@ -173,6 +174,17 @@ func startCmd(t *testing.T, env []string, args ...string) *bgRun {
 		}
 	})
 	return r
+}
+
+// running says whether the run has not ended yet.
+func (r *bgRun) running() bool {
+	select {
+	case err := <-r.done:
+		r.done <- err
+		return false
+	default:
+		return true
+	}
 }
 
 // wait waits for the run to end, failing t if it has not within guard:
