@@ -67,7 +67,7 @@ func faultedCopy(t *testing.T, pool string, fault func()) {
 	src, data := makeStriperSource(t, conf, pool, 32*oneMiB+12345)
 	dst := test.UniqueName(t)
 	t.Cleanup(func() { removeStriper(t, conf, pool, dst) })
-	run := startCmd(t, delayEnv(0.15), "cp", "-c", conf, "--window", "4", "--json", "--object-size", "1M",
+	run := startCmd(t, delayEnv(0.3), "cp", "-c", conf, "--window", "2", "--json", "--object-size", "1M",
 		"striper:"+pool+"/"+src, "striper:"+pool+"/"+dst)
 	time.Sleep(700 * time.Millisecond)
 	during := run.running()
