@@ -67,30 +67,40 @@ func striperObjects(t *testing.T, conf, pool, name string) []string {
 // read through `rados --striper get`; a missing object has size 0.
 func striperRead(t *testing.T, conf, pool, name string) (uint64, []byte) {
 	t.Helper()
-	out, err := exec.Command("rados", "-c", conf, "-p", pool, "--striper", "stat", name).CombinedOutput()
-	if err != nil {
-		if strings.Contains(string(out), "No such file") {
+	// Pacific's rados CLI sometimes aborts while shutting down after a
+	// --striper command has done its work ("Resource deadlock avoided"),
+	// so its output counts, not its exit status; a command that did not
+	// get as far is retried.
+	for attempt := 1; ; attempt++ {
+		var stdout, stderr bytes.Buffer
+		stat := exec.Command("rados", "-c", conf, "-p", pool, "--striper", "stat", name)
+		stat.Stdout, stat.Stderr = &stdout, &stderr
+		err := stat.Run()
+		if err != nil && strings.Contains(stderr.String(), "No such file") {
 			return 0, nil
 		}
-		t.Fatalf("rados --striper stat %s: %v: %s", name, err, out)
+		line, _, _ := strings.Cut(stdout.String(), "\n")
+		i := strings.LastIndex(line, " size ")
+		if i < 0 {
+			if attempt < 3 {
+				continue
+			}
+			t.Fatalf("rados --striper stat %s: %v: %s%s", name, err, stdout.String(), stderr.String())
+		}
+		size, perr := strconv.ParseUint(strings.TrimSpace(line[i+6:]), 10, 64)
+		if perr != nil {
+			t.Fatalf("rados --striper stat %s: %q: %v", name, line, perr)
+		}
+		file := filepath.Join(t.TempDir(), "get")
+		o, err := exec.Command("rados", "-c", conf, "-p", pool, "--striper", "get", name, file).CombinedOutput()
+		got, rerr := os.ReadFile(file)
+		if rerr == nil && uint64(len(got)) == size {
+			return size, got
+		}
+		if attempt >= 3 {
+			t.Fatalf("rados --striper get %s: %v, %v: %s", name, err, rerr, o)
+		}
 	}
-	i := strings.LastIndex(string(out), "size ")
-	if i < 0 {
-		t.Fatalf("rados --striper stat %s: no size in %q", name, out)
-	}
-	size, err := strconv.ParseUint(strings.TrimSpace(string(out[i+5:])), 10, 64)
-	if err != nil {
-		t.Fatalf("rados --striper stat %s: %q: %v", name, out, err)
-	}
-	file := filepath.Join(t.TempDir(), "get")
-	if o, err := exec.Command("rados", "-c", conf, "-p", pool, "--striper", "get", name, file).CombinedOutput(); err != nil {
-		t.Fatalf("rados --striper get %s: %v: %s", name, err, o)
-	}
-	got, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return size, got
 }
 
 // checkPublishedPrefix checks the promise every interrupted or faulted
