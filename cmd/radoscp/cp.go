@@ -238,7 +238,7 @@ func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, n
 
 // connectWith connects with extra librados options.
 func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
-	return rados.Connect(rados.ConnConfig{
+	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,
 		ConfPath:       cfg.Conf,
 		ID:             cfg.ID,
@@ -247,4 +247,8 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 		ConnectTimeout: cfg.ConnectTimeout,
 		OpTimeout:      cfg.OpTimeout,
 	})
+	if err == nil {
+		warnOpenKeyring(os.Stderr, conn, cfg.Keyring)
+	}
+	return conn, err
 }
