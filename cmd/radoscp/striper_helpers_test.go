@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/test"
+	"github.com/radoscp/radoscp/truncate"
 )
 
 // Helpers for tests whose destination is a striped object: make a source
