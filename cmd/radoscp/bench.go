@@ -100,7 +100,7 @@ unless --keep.`,
 		if err != nil {
 			return usageError{err}
 		}
-		if err := checkBenchModes(cfg, plan.modes); err != nil {
+		if err := checkBenchModes(cfg, benchModes(plan)); err != nil {
 			return err
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -54,3 +54,12 @@ func copyLength(src radoscp.Source, req cpRequest) (uint64, error) {
 	}
 	return length, nil
 }
+
+// benchModes lists the modes a bench plan runs.
+func benchModes(p benchPlan) []string {
+	modes := []string{p.one.Mode}
+	for _, c := range p.contenders {
+		modes = append(modes, c.Mode)
+	}
+	return modes
+}

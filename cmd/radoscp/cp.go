@@ -205,6 +205,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 		req, length = resumed(dst.EOF(), req, length)
 	}
 
+	eofBefore := dst.EOF()
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
 	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, copyOptions(cfg))
@@ -219,6 +220,10 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 		return nil
 	case res.Bytes > 0 && res.PublishedEOF >= req.dstOff+res.Bytes:
 		return partialError{fmt.Errorf("copied %d of %d bytes, then: %w", res.Bytes, length, cerr)}
+	case res.Bytes > 0 && res.PublishedEOF > max(eofBefore, req.dstOff):
+		// A checkpoint published part of the prefix, the final
+		// publish failed.
+		return partialError{fmt.Errorf("copied %d of %d bytes, published up to EOF %d, then: %w", res.Bytes, length, res.PublishedEOF, cerr)}
 	case res.Bytes > 0:
 		// The prefix is in place but its EOF could not be published:
 		// as far as any reader knows, nothing was copied.
