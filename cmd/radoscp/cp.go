@@ -18,7 +18,7 @@ import (
 // cpFlags are cp's own flags, besides the shared configuration.
 type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
-	noProgress, resume                    bool
+	noProgress                            bool
 	batch                                 string
 	fs                                    fsFlags
 }
@@ -57,7 +57,6 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.dstOffset, "dst-offset", "0", "byte offset in DST")
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
-	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted copy of the same SRC, DST and offsets from DST's published EOF")
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
@@ -108,7 +107,7 @@ type cpRequest struct {
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
-	r := cpRequest{resume: f.resume}
+	r := cpRequest{resume: f.fs.resume}
 	var err error
 	if r.src, err = ParseAddress(args[0]); err != nil {
 		return r, fmt.Errorf("source: %w", err)
