@@ -26,12 +26,15 @@ func TestE2ECrash(t *testing.T) {
 	seed := uint64(envInt(t, "RADOSCP_CRASH_SEED", int(time.Now().UnixNano()&0x7fffffff)))
 	t.Logf("%d trials, RADOSCP_CRASH_SEED=%d", trials, seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
-	src, data := makeStriperSource(t, conf, "radoscp-a", 16*oneMiB+12345)
-	var killed, finished int
+	src, data := makeStriperSource(t, conf, "radoscp-a", 24*oneMiB+12345)
+	var killed, finished, partial int
 	for i := range trials {
 		dst := test.UniqueName(t)
-		window := 1 + rng.IntN(8)
-		after := time.Duration(rng.IntN(1500)) * time.Millisecond
+		// Copies last one to three seconds, so kills land before the
+		// first checkpoint (a second in), between checkpoints and after
+		// the copy ended.
+		window := 1 + rng.IntN(4)
+		after := time.Duration(rng.IntN(3000)) * time.Millisecond
 		args := []string{"cp", "-c", conf, "--window", strconv.Itoa(window), "--object-size", "1M", "--no-progress",
 			"striper:radoscp-a/" + src, "striper:radoscp-b/" + dst}
 		run := startCmd(t, delayEnv(0.2), args...)
@@ -44,6 +47,9 @@ func TestE2ECrash(t *testing.T) {
 			finished++
 		}
 		size := checkPublishedPrefix(t, conf, "radoscp-b", dst, data)
+		if size > 0 && size < uint64(len(data)) {
+			partial++
+		}
 		t.Logf("trial %d: window %d, killed after %s: exit %d, %d of %d bytes published", i, window, after, r.code, size, len(data))
 
 		r = runCmd(t, nil, append(args, "--resume")...)
@@ -56,7 +62,7 @@ func TestE2ECrash(t *testing.T) {
 		checkNoObjectsPastEOF(t, conf, "radoscp-b", dst, uint64(len(data)))
 		removeStriper(t, conf, "radoscp-b", dst)
 	}
-	t.Logf("%d trials killed mid-copy, %d finished before the kill", killed, finished)
+	t.Logf("%d trials killed mid-copy (%d with part of the copy published), %d finished before the kill", killed, partial, finished)
 }
 
 func envInt(t *testing.T, name string, def int) int {
