@@ -148,6 +148,7 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "no-progress-and-progress-on", args: cp("--no-progress", "--progress", "on"), want: []string{"--no-progress", "--progress on"}},
 		{name: "batch-with-arguments", args: func(d string) []string { return []string{"--batch", batch, S, B(d)} },
 			want: []string{"--batch", "got 2"}},
+		{name: "resume-raw-destination", args: cp("--resume"), want: []string{"--resume", "records its EOF"}},
 		{name: "dst-size-striper", args: func(d string) []string { return []string{"--dst-size", "1M", "--length", "1M", S, BS(d)} },
 			want: []string{"--dst-size", "rados: destinations only"}},
 		{name: "unknown-command", args: func(d string) []string { return []string{"frobnicate", d} },

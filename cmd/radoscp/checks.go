@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -62,4 +63,14 @@ func benchModes(p benchPlan) []string {
 		modes = append(modes, c.Mode)
 	}
 	return modes
+}
+
+// checkResume refuses --resume into a rados: destination: a raw object set
+// records no EOF, so there is nothing to resume from (give --dst-size,
+// --src-offset and --dst-offset for the rest instead).
+func checkResume(req cpRequest) error {
+	if req.resume && req.dst.Scheme == SchemeRados {
+		return fmt.Errorf("--resume needs a destination that records its EOF (striper: or cephfs:); %s is a raw object set: copy the rest with --src-offset, --dst-offset and --dst-size", req.dst)
+	}
+	return nil
 }

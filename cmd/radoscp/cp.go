@@ -149,6 +149,9 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 	if r.src.Scheme == SchemeRados && !r.haveLength {
 		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
 	}
+	if err := checkResume(r); err != nil {
+		return r, err
+	}
 	if r.dst.Scheme != SchemeRados && f.dstSize != "0" {
 		return r, fmt.Errorf("--dst-size applies to rados: destinations only; %s keeps its own size", r.dst)
 	}

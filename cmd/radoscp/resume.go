@@ -1,7 +1,8 @@
 package main
 
-// --resume continues an interrupted copy from the destination's published
-// EOF. Everything below that EOF is the source's (the engine publishes only
+// --resume continues an interrupted copy into a striped object from the
+// destination's published EOF (CephFS copies resume from their staging
+// files, in fscopy; raw object sets record no EOF and are refused). Everything below that EOF is the source's (the engine publishes only
 // a complete prefix), so the rest of the copy is the same request moved
 // forward by what was published: the same source bytes land at the same
 // destination offsets. Objects an interrupted run wrote past the EOF are
