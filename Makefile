@@ -11,6 +11,11 @@
 #                      docs/bench-results.md, docs/bench-speedup.svg and the
 #                      README's results section, stop the cluster
 #   make bench-report  the same report from the results already in docs/bench/
+#   make crash         many kill -9 crash trials on a throwaway cluster
+#                      (TRIALS=200; RADOSCP_CRASH_SEED replays one run)
+#   make soak          a long soak: random copies with random faults
+#                      (ITERATIONS=5000 on the fake, REAL_ITERATIONS=100)
+#   make fuzz          run every fuzzer for FUZZTIME each (default 30s)
 #
 # Go builds need cgo and the "pacific" build tag: go-ceph compiles against
 # Debian's Ceph 16.2 (Pacific) headers.
@@ -31,7 +36,7 @@ TESTFLAGS ?= -race -count=1 -timeout 45m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build test demo bench bench-report cluster-up cluster-down
+.PHONY: deps build test demo bench bench-report cluster-up cluster-down crash soak fuzz
 
 deps:
 	test/deps.sh
@@ -52,6 +57,36 @@ test: deps
 	test/cluster.sh start --fs "$$dir" >/dev/null
 	. "$$dir/env"
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) $(TESTFLAGS) ./...
+
+TRIALS ?= 200
+ITERATIONS ?= 5000
+REAL_ITERATIONS ?= 100
+FUZZTIME ?= 30s
+
+# with_cluster runs its argument (a go test command line) against a
+# throwaway cluster, as test does.
+define with_cluster
+	dir=$$(mktemp -d)
+	trap 'test/cluster.sh stop "$$dir"' EXIT
+	trap 'exit 130' INT TERM
+	test/cluster.sh start "$$dir" >/dev/null
+	. "$$dir/env"
+	RADOSCP_REQUIRE_CLUSTER=1 $(1)
+endef
+
+crash: deps
+	$(call with_cluster,RADOSCP_CRASH_TRIALS=$(TRIALS) $(GO) test $(TAGS) -count=1 -timeout 4h -v -run '^TestE2ECrash$$' ./cmd/radoscp)
+
+soak: deps
+	$(call with_cluster,RADOSCP_SOAK_ITERATIONS=$(ITERATIONS) RADOSCP_SOAK_REAL_ITERATIONS=$(REAL_ITERATIONS) $(GO) test $(TAGS) -count=1 -timeout 4h -v -run '^TestSoak' .)
+
+# New interesting inputs land in the Go build cache; copy the ones worth
+# keeping into the package's testdata/fuzz/FuzzX/ and commit them.
+fuzz:
+	for t in ./cmd/radoscp:FuzzParseAddress ./config:FuzzParseBytes ./layout:FuzzParse ./layout:FuzzValidate \
+		./layout:FuzzExtents ./layout:FuzzPlan ./window:FuzzRun; do
+		$(GO) test $(TAGS) -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}"
+	done
 
 # A real copy on a throwaway cluster: a 66 MiB striped object written with
 # `rados --striper put`, copied by radoscp (16 copy-froms in flight, the

@@ -62,6 +62,18 @@ func newReal(t *testing.T, l layout.Layout, size int) *real {
 	r.srcName, r.dstName = name+"-src", name+"-dst"
 	r.data = randomData(uint64(size), size)
 	writeFile(t, r.a, l, layout.Prefix(r.srcName), 0, r.data)
+	// Memstore OSDs hold a run's objects in memory: leave none behind,
+	// or a few runs on one cluster fill it (ENOSPC as EIO). Destinations
+	// may sit at an offset, so twice the source's objects and some.
+	t.Cleanup(func() {
+		n := l.ObjectsFor(uint64(size))
+		for i := range n {
+			r.a.Remove(layout.Prefix(r.srcName).ObjectName(i))
+		}
+		for i := range 2*n + 2*l.StripeCount + 16 {
+			r.b.Remove(layout.Prefix(r.dstName).ObjectName(i))
+		}
+	})
 	r.source = radoscp.Source{Objects: r.a, Layout: l, Names: layout.Prefix(r.srcName), Size: uint64(size)}
 	r.engine = radoscp.NewEngine(nil, nil)
 	r.dstObjects = r.b

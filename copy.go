@@ -173,7 +173,11 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 		}
 	}
 	res.PublishedEOF = dst.EOF()
-	if err != nil && !res.Serial && reach > res.PublishedEOF {
+	// A serial copy cuts back too: one that grew the file past its old
+	// EOF may have written past the published EOF in the op that failed
+	// (a client write spanning objects fails part-way). CutBack touches
+	// nothing below the published EOF, which is at or past the old one.
+	if err != nil && reach > res.PublishedEOF {
 		res.CutBack = true
 		e.obs.CutBack()
 		if cerr := dst.CutBack(dstOff, reach); cerr != nil {

@@ -242,6 +242,12 @@ func TestManyCopiesInFlight(t *testing.T) {
 	b := openPool(t, c, "radoscp-b", "")
 	name := test.UniqueName(t)
 	const n = 64
+	t.Cleanup(func() {
+		for i := range n {
+			a.Remove(fmt.Sprintf("%s.%08x", name, i))
+			b.Remove(fmt.Sprintf("%s.%08x", name, i))
+		}
+	})
 	srcs := make([][]byte, n)
 	for i := range n {
 		srcs[i] = randomBytes(t, 64<<10+i)
@@ -295,6 +301,12 @@ func TestCloseWaitsForCopiesInFlight(t *testing.T) {
 
 	check := connect(t, rados.ConnConfig{})
 	p := openPool(t, check, "radoscp-a", "")
+	t.Cleanup(func() {
+		p.Remove(name + ".src")
+		for i := range 32 {
+			p.Remove(fmt.Sprintf("%s.dst%d", name, i))
+		}
+	})
 	for i := range 32 {
 		if got := readAll(t, p, fmt.Sprintf("%s.dst%d", name, i)); !bytes.Equal(got, data) {
 			t.Fatalf("copy %d did not land whole", i)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"syscall"
 
+	gorados "github.com/ceph/go-ceph/rados"
 	"golang.org/x/sys/unix"
 )
 
@@ -87,6 +88,12 @@ type codeError interface{ ErrorCode() int }
 func wrap(op, object string, err error) error {
 	if err == nil {
 		return nil
+	}
+	// A write or read op's error is go-ceph's OperationError, which
+	// holds the op's own error without unwrapping to it.
+	var oe gorados.OperationError
+	if errors.As(err, &oe) && oe.OpError != nil {
+		err = oe.OpError
 	}
 	var ce codeError
 	if errors.As(err, &ce) {

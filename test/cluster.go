@@ -145,6 +145,10 @@ func Client(t testing.TB, name string, caps ...string) (keyring string) {
 		Ceph(t, append([]string{"auth", "caps", entity}, caps...)...)
 	}
 	Ceph(t, append(append([]string{"auth", "get-or-create", entity}, caps...), "-o", keyring)...)
+	// The CLI writes it world-readable, which radoscp warns about.
+	if err := os.Chmod(keyring, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(func() {
 		if _, err := ceph(conf, "auth", "del", entity); err != nil {
 			t.Errorf("deleting test client: %v", err)

@@ -9,6 +9,14 @@
 #                                        (e.g. 'mon allow r' 'osd allow rw
 #                                        pool=radoscp-a object_prefix foo');
 #                                        prints its keyring's path
+#   test/cluster.sh stop-daemon DIR NAME [--kill]
+#                                        stop one daemon (osd.1, mon.a): TERM
+#                                        and wait for it (an OSD saves its
+#                                        memstore first), or KILL with --kill
+#                                        (a killed memstore OSD loses its
+#                                        objects: only for pools of size 2+)
+#   test/cluster.sh start-daemon DIR NAME
+#                                        start a stopped osd.N or mon.a again
 #
 # Then: `. DIR/env` (sets CEPH_CONF, and RADOSCP_CEPHFS=1 with --fs) and use
 # `ceph`, `rados` or the Go helpers in this directory; see doc.go.
@@ -489,6 +497,53 @@ cmd_client() {
 	echo "$keyring"
 }
 
+# daemon_pid prints the pid of daemon $1 (osd.N, mon.a) if it runs.
+daemon_pid() {
+	local f=$dir/run/$1.pid pid
+	[[ -f $f ]] || return 1
+	pid=$(<"$f")
+	is_ours "$pid" || return 1
+	echo "$pid"
+}
+
+cluster_dir() {
+	[[ -f $1/.radoscp-cluster ]] || die "$1 is not a cluster made by cluster.sh"
+	dir=$(cd "$1" && pwd -P)
+}
+
+cmd_stop_daemon() {
+	(($# == 2 || $# == 3)) || usage
+	cluster_dir "$1"
+	local name=$2 sig=TERM pid i
+	[[ $name =~ ^(osd\.[0-9]+|mon\.a|mds\.a|mgr\.x)$ ]] || die "unknown daemon '$name'"
+	[[ ${3:-} == --kill ]] && sig=KILL
+	pid=$(daemon_pid "$name") || die "$name is not running"
+	# An OSD's fast shutdown skips unmounting, and only an unmount saves
+	# memstore's objects: a stopped OSD must come back with its data (a
+	# size-1 pool has no other copy of its PGs), so stop it the slow way.
+	if [[ $sig == TERM && $name == osd.* ]]; then
+		ceph_ tell "$name" config set osd_fast_shutdown false >/dev/null
+	fi
+	kill -"$sig" "$pid"
+	for ((i = 0; i < 300; i++)); do
+		is_ours "$pid" || return 0
+		sleep 0.1
+	done
+	die "$name (pid $pid) did not exit"
+}
+
+cmd_start_daemon() {
+	(($# == 2)) || usage
+	cluster_dir "$1"
+	local name=$2
+	! daemon_pid "$name" >/dev/null || die "$name is already running"
+	case $name in
+	osd.*) ceph-osd -c "$dir/ceph.conf" -i "${name#osd.}" </dev/null >>"$dir/log/daemons.out" 2>&1 ;;
+	mon.a) ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1 ;;
+	*) die "cannot start '$name'" ;;
+	esac
+}
+
 main() {
 	(($# >= 1)) || usage
 	local cmd=$1
@@ -497,6 +552,8 @@ main() {
 	start) cmd_start "$@" ;;
 	stop) cmd_stop "$@" ;;
 	client) cmd_client "$@" ;;
+	stop-daemon) cmd_stop_daemon "$@" ;;
+	start-daemon) cmd_start_daemon "$@" ;;
 	*) usage ;;
 	esac
 }

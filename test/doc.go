@@ -20,7 +20,11 @@
 // turns that skip into a failure. [Ceph] runs the ceph CLI as admin,
 // [Client] makes a client with restricted caps (object_prefix grants give
 // EPERM outside the prefix), [InjectCopyFromError] makes copy-from fail on
-// every OSD, and [UniqueName] names a test's objects and clients.
+// every OSD, and [UniqueName] names a test's objects and clients. For
+// cluster faults, [StopDaemon] and [StartDaemon] stop and restart one OSD or
+// the mon (cluster.sh stop-daemon/start-daemon), [Pool] makes a pool of
+// several replicas that survives a stopped OSD, [Pause] holds every OSD
+// operation (ceph osd pause), and [WaitClean] waits for active+clean.
 //
 // The cluster is shared by every test of a run: use [UniqueName] prefixes,
 // and do not run tests that change cluster-wide settings alongside others

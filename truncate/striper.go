@@ -98,10 +98,10 @@ func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, er
 	op.SetXattr(xattrStripeUnit, []byte(strconv.FormatUint(l.StripeUnit, 10)))
 	op.SetXattr(xattrStripeCount, []byte(strconv.FormatUint(l.StripeCount, 10)))
 	op.SetXattr(xattrSize, []byte("0"))
-	err := op.Operate(io, first, gorados.OperationNoFlag)
+	err := rados.ErrnoError("create striped object", objs.Ref(first), op.Operate(io, first, gorados.OperationNoFlag))
 	op.Release()
-	if err != nil && !errors.Is(err, gorados.ErrObjectExists) {
-		return nil, rados.ErrnoError("create striped object", objs.Ref(first), err)
+	if err != nil && !errors.Is(err, rados.ErrExists) {
+		return nil, err
 	}
 
 	s := &Striper{objs: objs, name: name, cookie: newCookie()}

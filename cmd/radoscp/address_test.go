@@ -107,6 +107,7 @@ func FuzzParseAddress(f *testing.F) {
 			if !strings.HasPrefix(a.Path, "/") || path.Clean(a.Path) != a.Path || strings.ContainsAny(a.Path+a.FS, "\x00\n\x7f") {
 				t.Fatalf("bad CephFS path accepted: %+v", a)
 			}
+			checkCephFSAddress(t, s, a)
 			return
 		}
 		if a.Scheme != SchemeRados && a.Scheme != SchemeStriper {
@@ -138,4 +139,35 @@ func FuzzParseAddress(f *testing.F) {
 			t.Fatalf("round trip of %q: %+v, %v; want %+v", re, b, err, a)
 		}
 	})
+}
+
+// checkCephFSAddress checks what ParseAddress accepted as a cephfs:
+// address: an absolute, clean path, no control characters, no pool, and
+// the same address again when rebuilt from its fields.
+func checkCephFSAddress(t *testing.T, s string, a Address) {
+	t.Helper()
+	if a.Pool != "" || a.Namespace != "" || a.Name != "" {
+		t.Fatalf("cephfs address %q has rados fields: %+v", s, a)
+	}
+	if !strings.HasPrefix(a.Path, "/") || path.Clean(a.Path) != a.Path {
+		t.Fatalf("cephfs address %q: path %q is not absolute and clean", s, a.Path)
+	}
+	if strings.ContainsAny(a.FS, "/:") && !strings.HasPrefix(s, "cephfs:"+a.FS+":") {
+		t.Fatalf("cephfs address %q: file system %q", s, a.FS)
+	}
+	for _, field := range []string{a.FS, a.Path} {
+		for _, r := range field {
+			if r < 0x20 || r == 0x7f {
+				t.Fatalf("control character accepted: %+v", a)
+			}
+		}
+	}
+	re := "cephfs:" + a.Path
+	if a.FS != "" {
+		re = "cephfs:" + a.FS + ":" + a.Path
+	}
+	b, err := ParseAddress(re)
+	if err != nil || b.FS != a.FS || b.Path != a.Path {
+		t.Fatalf("round trip of %q via %q: %+v, %v; want %+v", s, re, b, err, a)
+	}
 }

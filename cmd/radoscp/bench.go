@@ -100,6 +100,9 @@ unless --keep.`,
 		if err != nil {
 			return usageError{err}
 		}
+		if err := checkBenchModes(cfg, benchModes(plan)); err != nil {
+			return err
+		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if f.one != "" {

@@ -66,6 +66,9 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return usageError{err}
 		}
+		if err := checkProgressFlags(cmd, cfg, f.noProgress); err != nil {
+			return err
+		}
 		if f.noProgress {
 			cfg.Progress = "off"
 		}
@@ -100,10 +103,11 @@ type cpRequest struct {
 	srcOff, dstOff  uint64
 	length, dstSize uint64
 	haveLength      bool
+	resume          bool
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
-	var r cpRequest
+	r := cpRequest{resume: f.fs.resume}
 	var err error
 	if r.src, err = ParseAddress(args[0]); err != nil {
 		return r, fmt.Errorf("source: %w", err)
@@ -144,6 +148,9 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 	}
 	if r.src.Scheme == SchemeRados && !r.haveLength {
 		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
+	}
+	if err := checkResume(r); err != nil {
+		return r, err
 	}
 	if r.dst.Scheme != SchemeRados && f.dstSize != "0" {
 		return r, fmt.Errorf("--dst-size applies to rados: destinations only; %s keeps its own size", r.dst)
@@ -187,19 +194,20 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	if err != nil {
 		return err
 	}
+	length, err := copyLength(src, req)
+	if err != nil {
+		return err
+	}
 	dst, err := openDestination(r.conn, cfg, req)
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
-
-	length := req.length
-	if !req.haveLength {
-		if req.srcOff > src.Size {
-			return usage("--src-offset %d is past the source's EOF %d", req.srcOff, src.Size)
-		}
-		length = src.Size - req.srcOff
+	if req.resume {
+		req, length = resumed(dst.EOF(), req, length)
 	}
+
+	eofBefore := dst.EOF()
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
 	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, copyOptions(cfg))
@@ -212,8 +220,16 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	switch {
 	case cerr == nil:
 		return nil
-	case res.Bytes > 0:
+	case res.Bytes > 0 && res.PublishedEOF >= req.dstOff+res.Bytes:
 		return partialError{fmt.Errorf("copied %d of %d bytes, then: %w", res.Bytes, length, cerr)}
+	case res.Bytes > 0 && res.PublishedEOF > max(eofBefore, req.dstOff):
+		// A checkpoint published part of the prefix, the final
+		// publish failed.
+		return partialError{fmt.Errorf("copied %d of %d bytes, published up to EOF %d, then: %w", res.Bytes, length, res.PublishedEOF, cerr)}
+	case res.Bytes > 0:
+		// The prefix is in place but its EOF could not be published:
+		// as far as any reader knows, nothing was copied.
+		return fmt.Errorf("copied %d of %d bytes but could not publish them (EOF stays %d): %w", res.Bytes, length, res.PublishedEOF, cerr)
 	default:
 		return cerr
 	}
@@ -229,7 +245,7 @@ func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, n
 
 // connectWith connects with extra librados options.
 func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
-	return rados.Connect(rados.ConnConfig{
+	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,
 		ConfPath:       cfg.Conf,
 		ID:             cfg.ID,
@@ -238,4 +254,8 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 		ConnectTimeout: cfg.ConnectTimeout,
 		OpTimeout:      cfg.OpTimeout,
 	})
+	if err == nil {
+		warnOpenKeyring(os.Stderr, conn, cfg.Keyring)
+	}
+	return conn, err
 }

@@ -41,6 +41,14 @@ func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Sou
 	switch req.src.Scheme {
 	case SchemeStriper:
 		meta, err := truncate.ReadStriperMeta(p, req.src.Name)
+		if errors.Is(err, rados.ErrNotFound) {
+			return radoscp.Source{}, usage("source %s does not exist: no object %s", req.src, p.Ref(layout.Striper(req.src.Name).ObjectName(0)))
+		}
+		if err != nil && rados.ErrnoOf(err) == 0 {
+			// No errno: the object is there but its metadata is not a
+			// striped object's, which is what the address claimed.
+			return radoscp.Source{}, usage("source %s: %w", req.src, err)
+		}
 		if err != nil {
 			return radoscp.Source{}, fmt.Errorf("source %s: %w", req.src, err)
 		}

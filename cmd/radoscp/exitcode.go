@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // Exit codes, for scripts and scheduled jobs.
@@ -47,9 +48,10 @@ func exitCode(err error) int {
 	}
 }
 
-// report prints err as one line on w.
+// report prints err as one line on w: joined errors (a failure, then a
+// failed cut-back) are separated by "; ".
 func report(w io.Writer, err error) {
 	if err != nil {
-		fmt.Fprintln(w, "radoscp:", err)
+		fmt.Fprintln(w, "radoscp:", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 }

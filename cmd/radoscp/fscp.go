@@ -31,13 +31,14 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVarP(&f.recursive, "recursive", "r", false, "cephfs: copy directories and their contents")
 	cmd.Flags().IntVar(&f.files, "files", 4, "cephfs: files copied at once (each with --window objects in flight)")
 	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and user.* xattrs")
-	cmd.Flags().BoolVar(&f.resume, "resume", false, "cephfs: continue interrupted copies from their staging files instead of starting them over")
+	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
-	for _, name := range []string{"recursive", "files", "no-preserve", "resume", "sync"} {
+	// --resume applies to every copy (see resume.go).
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,9 @@ func TestE2EMetricsScrapedDuringCopy(t *testing.T) {
 			b, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			body = string(b)
-			if strings.Contains(body, `radoscp_copies_total{outcome="ok"}`) {
+			// The counter is exported at 0 before the copy starts:
+			// wait for a copy to have finished.
+			if okCopies.MatchString(body) {
 				break
 			}
 		}
@@ -49,6 +52,10 @@ func TestE2EMetricsScrapedDuringCopy(t *testing.T) {
 	}
 	for _, want := range []string{"radoscp_window 4", `radoscp_copies_total{outcome="ok"}`, "radoscp_copy_latency_seconds_bucket", "radoscp_inflight_objects"} {
 		if !strings.Contains(body, want) {
+			// The output is read once the process is gone: it writes
+			// into out until then.
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
 			t.Fatalf("scrape during the copy lacks %q:\n%s\noutput: %s", want, body, out.String())
 		}
 	}
@@ -56,3 +63,5 @@ func TestE2EMetricsScrapedDuringCopy(t *testing.T) {
 		t.Fatalf("copy: %v\n%s", err, out.String())
 	}
 }
+
+var okCopies = regexp.MustCompile(`radoscp_copies_total\{outcome="ok"\} [1-9]`)

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/config"
+)
+
+// Checks of a command line that need more than one flag, or the source's
+// size, made before anything is written: a destination is created when it
+// is opened, so whatever the engine would refuse later is refused here.
+
+// checkProgressFlags refuses --no-progress with --progress on: one says
+// never, the other always.
+func checkProgressFlags(cmd *cobra.Command, cfg config.Config, noProgress bool) error {
+	if noProgress && cmd.Flags().Changed("progress") && cfg.Progress == "on" {
+		return usage("--no-progress and --progress on contradict each other; give one")
+	}
+	return nil
+}
+
+// checkBenchModes refuses --offload-only with the client mode, which moves
+// every byte through the client by design.
+func checkBenchModes(cfg config.Config, modes []string) error {
+	if cfg.OffloadOnly && slices.Contains(modes, "client") {
+		return usage("--offload-only conflicts with --modes client (client mode copies through the client); drop one")
+	}
+	return nil
+}
+
+// copyLength is the length req copies from src: --length, or to src's EOF.
+// It refuses ranges the engine would refuse, before the destination exists.
+func copyLength(src radoscp.Source, req cpRequest) (uint64, error) {
+	length := req.length
+	if !req.haveLength {
+		if req.srcOff > src.Size {
+			return 0, usage("--src-offset %d is past the source's EOF %d", req.srcOff, src.Size)
+		}
+		length = src.Size - req.srcOff
+	}
+	if req.srcOff > math.MaxUint64-length {
+		return 0, usage("--src-offset %d + --length %d overflows", req.srcOff, length)
+	}
+	if req.dstOff > math.MaxUint64-length {
+		return 0, usage("--dst-offset %d + --length %d overflows", req.dstOff, length)
+	}
+	if req.srcOff+length > src.Size {
+		return 0, usage("range [%d, %d) of --src-offset %d --length %d runs past the source's EOF %d",
+			req.srcOff, req.srcOff+length, req.srcOff, length, src.Size)
+	}
+	return length, nil
+}
+
+// benchModes lists the modes a bench plan runs.
+func benchModes(p benchPlan) []string {
+	modes := []string{p.one.Mode}
+	for _, c := range p.contenders {
+		modes = append(modes, c.Mode)
+	}
+	return modes
+}
+
+// checkResume refuses --resume into a rados: destination: a raw object set
+// records no EOF, so there is nothing to resume from (give --dst-size,
+// --src-offset and --dst-offset for the rest instead).
+func checkResume(req cpRequest) error {
+	if req.resume && req.dst.Scheme == SchemeRados {
+		return fmt.Errorf("--resume needs a destination that records its EOF (striper: or cephfs:); %s is a raw object set: copy the rest with --src-offset, --dst-offset and --dst-size", req.dst)
+	}
+	return nil
+}

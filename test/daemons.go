@@ -1,0 +1,124 @@
+package test
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// script is cluster.sh, found next to this file, so tests of any package
+// can stop and start the daemons of the cluster they use.
+func script() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "cluster.sh")
+}
+
+// clusterScript runs cluster.sh CMD DIR ARGS... for the test cluster, whose
+// directory holds its ceph.conf.
+func clusterScript(t testing.TB, cmd string, args ...string) {
+	t.Helper()
+	conf := Conf(t)
+	if conf == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cephTimeout)
+	defer cancel()
+	full := append([]string{cmd, filepath.Dir(conf)}, args...)
+	if out, err := exec.CommandContext(ctx, script(), full...).CombinedOutput(); err != nil {
+		t.Fatalf("cluster.sh %s: %v\n%s", strings.Join(full, " "), err, out)
+	}
+}
+
+// StopDaemon stops one daemon of the test cluster (osd.1, mon.a) and waits
+// until it has exited; a stopped OSD saves its objects first, so starting
+// it again brings them back. StartDaemon starts it again. When t ends the
+// daemon is started if it is still stopped and the cluster is waited for
+// until every PG is active+clean, so later tests find it whole.
+func StopDaemon(t testing.TB, name string) {
+	t.Helper()
+	clusterScript(t, "stop-daemon", name)
+	t.Cleanup(func() {
+		if stopped(t, name) {
+			clusterScript(t, "start-daemon", name)
+		}
+		WaitClean(t)
+	})
+}
+
+// StartDaemon starts a daemon StopDaemon stopped.
+func StartDaemon(t testing.TB, name string) {
+	t.Helper()
+	clusterScript(t, "start-daemon", name)
+}
+
+// stopped says whether daemon name has no live process, by its pid file.
+func stopped(t testing.TB, name string) bool {
+	check := `f=$1/run/$2.pid; [[ -f $f ]] && kill -0 "$(<"$f")" 2>/dev/null`
+	return exec.Command("bash", "-c", check, "-", filepath.Dir(Conf(t)), name).Run() != nil
+}
+
+// WaitClean waits until every OSD is up and every PG active+clean, failing
+// t after cephTimeout.
+func WaitClean(t testing.TB) {
+	t.Helper()
+	conf := Conf(t)
+	if conf == "" {
+		return
+	}
+	deadline := time.Now().Add(cephTimeout)
+	for {
+		out, err := ceph(conf, "pg", "stat")
+		if err == nil && cleanStat(out) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("cluster not active+clean after %s: %s %v", cephTimeout, out, err)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// cleanStat reads "48 pgs: 48 active+clean; ..." from ceph pg stat.
+func cleanStat(s string) bool {
+	var total, clean int
+	var state string
+	if _, err := fmt.Sscanf(s, "%d pgs: %d %s", &total, &clean, &state); err != nil {
+		return false
+	}
+	return total == clean && strings.TrimSuffix(state, ";") == "active+clean"
+}
+
+// Pool creates a replicated pool of size replicas (min_size 1), for tests
+// that stop an OSD and need the data to survive, and deletes it when t
+// ends. It returns the pool's name.
+func Pool(t testing.TB, size int) string {
+	t.Helper()
+	name := UniqueName(t)
+	Ceph(t, "osd", "pool", "create", name, "8", "8")
+	t.Cleanup(func() { Ceph(t, "osd", "pool", "delete", name, name, "--yes-i-really-really-mean-it") })
+	Ceph(t, "osd", "pool", "set", name, "size", fmt.Sprint(size))
+	Ceph(t, "osd", "pool", "set", name, "min_size", "1")
+	Ceph(t, "osd", "pool", "application", "enable", name, "rados")
+	WaitClean(t)
+	return name
+}
+
+// Pause sets the cluster's pause flags (pauserd, pausewr): OSD operations
+// are held by every client until Unpause, as if the OSDs were stuck. It is
+// undone when t ends.
+func Pause(t testing.TB) {
+	t.Helper()
+	Ceph(t, "osd", "pause")
+	t.Cleanup(func() { Unpause(t) })
+}
+
+// Unpause clears the pause flags.
+func Unpause(t testing.TB) {
+	t.Helper()
+	Ceph(t, "osd", "unpause")
+}
