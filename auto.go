@@ -33,8 +33,11 @@ type autoWindow struct {
 
 func newAutoWindow(maxWidth int, obs Observer) *autoWindow {
 	a := window.NewSlowStartAIMD(autoStart, maxWidth)
-	return &autoWindow{aimd: a, obs: obs, started: make([]time.Time, a.Max()),
-		pending: make([]window.Pending, a.Max()), peak: a.Width()}
+	// Up to Lookahead windows of operations are submitted and not yet
+	// collected at once.
+	slots := window.Lookahead * a.Max()
+	return &autoWindow{aimd: a, obs: obs, started: make([]time.Time, slots),
+		pending: make([]window.Pending, slots), peak: a.Width()}
 }
 
 // latencyOf is what a completion knows of its own latency.
