@@ -2,7 +2,6 @@ package radoscp_test
 
 import (
 	"errors"
-	"math/rand/v2"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -21,14 +20,7 @@ var small = layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 <
 // striped has three objects per set and a 64 KiB stripe unit.
 var striped = layout.Layout{StripeUnit: 64 << 10, StripeCount: 3, ObjectSize: 256 << 10}
 
-func randomData(seed uint64, n int) []byte {
-	r := rand.New(rand.NewPCG(seed, 1))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
+func randomData(seed uint64, n int) []byte { return test.RandomData(seed, n) }
 
 // writeFile stores data as a file of layout l named by names, the way a
 // striping client would: extent by extent.

@@ -24,12 +24,12 @@ func TestCopyTakesTheDestinationsGeneration(t *testing.T) {
 	e := newEnv(t)
 	l := layout.Layout{StripeUnit: 4 << 20, StripeCount: 1, ObjectSize: 4 << 20}
 	src, dst := e.path("src"), e.path("dst")
-	old := randomData(10, 12<<20)
+	old := test.RandomData(10, 12<<20)
 	e.write(t, src, &l, 0o644, map[uint64][]byte{0: old})
 	if err := e.other.Truncate(src, 1<<20); err != nil {
 		t.Fatal(err)
 	}
-	head, obj1, obj2 := randomData(11, 4<<20), randomData(12, 1<<20), randomData(13, 4<<20)
+	head, obj1, obj2 := test.RandomData(11, 4<<20), test.RandomData(12, 1<<20), test.RandomData(13, 4<<20)
 	f, err := e.other.Open(src, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,7 @@ func TestCopyTakesTheDestinationsGeneration(t *testing.T) {
 	assertEqual(t, "copy", e.read(t, dst), want)
 
 	// A write into object 1's hole, past its stored size.
-	patch := randomData(14, 64<<10)
+	patch := test.RandomData(14, 64<<10)
 	g, err := e.other.Open(dst, os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestCopyTakesTheDestinationsGeneration(t *testing.T) {
 func TestBacktraceNamesTheCopy(t *testing.T) {
 	e := newEnv(t)
 	src, dst := e.path("src"), e.path("dst")
-	e.write(t, src, nil, 0o644, map[uint64][]byte{0: randomData(20, 9<<20)})
+	e.write(t, src, nil, 0o644, map[uint64][]byte{0: test.RandomData(20, 9<<20)})
 	if _, err := e.copier(t, fscopy.Options{}, nil).Copy(ctx, src, dst, false); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package fscopy_test
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"os"
 	"path"
 	"testing"
@@ -65,15 +64,6 @@ func (e *env) copier(t *testing.T, o fscopy.Options, reports *[]fscopy.Report) *
 	})
 }
 
-func randomData(seed uint64, n int) []byte {
-	r := rand.New(rand.NewPCG(seed, 2))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
-}
-
 // write creates p through the other client with layout l (nil for the
 // directory's), and writes each extent of data at its offset.
 func (e *env) write(t *testing.T, p string, l *layout.Layout, mode uint32, extents map[uint64][]byte) {
@@ -104,24 +94,11 @@ func (e *env) write(t *testing.T, p string, l *layout.Layout, mode uint32, exten
 // read reads all of p through the other client.
 func (e *env) read(t *testing.T, p string) []byte {
 	t.Helper()
-	st, err := e.other.Statx(p, gocephfs.StatxSize, 0)
-	if err != nil {
-		t.Fatal(err)
+	data, ok := test.ReadFile(t, e.other, p)
+	if !ok {
+		t.Fatalf("%s does not exist", p)
 	}
-	f, err := e.other.Open(p, os.O_RDONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, st.Size)
-	for n := 0; n < len(buf); {
-		k, err := f.ReadAt(buf[n:], int64(n))
-		if err != nil {
-			t.Fatalf("read %s at %d: %v", p, n, err)
-		}
-		n += k
-	}
-	return buf
+	return data
 }
 
 func assertEqual(t *testing.T, what string, got, want []byte) {

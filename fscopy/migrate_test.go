@@ -9,6 +9,7 @@ import (
 
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/test"
 )
 
 // migrate moves a tree's files from cephfs_data to cephfs_data2 keeping
@@ -22,11 +23,11 @@ func TestMigrate(t *testing.T) {
 	}
 	sc2 := layout.Layout{StripeUnit: 1 << 20, StripeCount: 2, ObjectSize: 2 << 20}
 	files := map[string][]byte{
-		"a":         randomData(40, 10<<20+5),
-		"sub/b":     randomData(41, 3<<20),
+		"a":         test.RandomData(40, 10<<20+5),
+		"sub/b":     test.RandomData(41, 3<<20),
 		"sub/empty": nil,
-		"linked":    randomData(42, 1<<20),
-		"changing":  randomData(43, 5<<20),
+		"linked":    test.RandomData(42, 1<<20),
+		"changing":  test.RandomData(43, 5<<20),
 	}
 	for name, data := range files {
 		var l *layout.Layout

@@ -13,6 +13,7 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -25,7 +26,7 @@ import (
 func TestFailureThenResume(t *testing.T) {
 	e := newEnv(t)
 	src, dst := e.path("src"), e.path("dst")
-	data := randomData(30, 40<<20+4321)
+	data := test.RandomData(30, 40<<20+4321)
 	e.write(t, src, nil, 0o640, map[uint64][]byte{0: data})
 
 	in := faults.New(1, faults.Rule{Kind: faults.Copy, Nth: 5, Errno: syscall.EIO})
@@ -71,7 +72,7 @@ func TestFailureThenResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tail := randomData(31, 100)
+	tail := test.RandomData(31, 100)
 	if _, err := f.Write(tail); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestFailureThenResume(t *testing.T) {
 func TestRerunWithoutResumeStartsOver(t *testing.T) {
 	e := newEnv(t)
 	src, dst := e.path("src"), e.path("dst")
-	data := randomData(32, 20<<20)
+	data := test.RandomData(32, 20<<20)
 	e.write(t, src, nil, 0o640, map[uint64][]byte{0: data})
 	in := faults.New(1, faults.Rule{Kind: faults.Copy, Nth: 2, Errno: syscall.EIO})
 	if _, err := e.copier(t, fscopy.Options{WrapObjects: in.Wrap}, nil).Copy(ctx, src, dst, false); err == nil {
@@ -114,7 +115,7 @@ func TestRerunWithoutResumeStartsOver(t *testing.T) {
 func TestSourceChangedDuringCopy(t *testing.T) {
 	e := newEnv(t)
 	src, dst := e.path("src"), e.path("dst")
-	e.write(t, src, nil, 0o640, map[uint64][]byte{0: randomData(33, 9<<20)})
+	e.write(t, src, nil, 0o640, map[uint64][]byte{0: test.RandomData(33, 9<<20)})
 	var o fscopy.Options
 	fscopy.SetAfterCopy(&o, func(string) {
 		f, err := e.other.Open(src, os.O_WRONLY, 0)

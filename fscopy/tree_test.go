@@ -10,6 +10,7 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
 )
 
 // A tree with a regular, a sparse, a striped (stripe count 3) and an empty
@@ -24,9 +25,9 @@ func TestCopyTree(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	regular := randomData(1, 9<<20+12345)
-	sparse := randomData(2, 300<<10)
-	striped := randomData(3, 9<<20+777)
+	regular := test.RandomData(1, 9<<20+12345)
+	sparse := test.RandomData(2, 300<<10)
+	striped := test.RandomData(3, 9<<20+777)
 	sc3 := layout.Layout{StripeUnit: 64 << 10, StripeCount: 3, ObjectSize: 1 << 20}
 	e.write(t, e.path("src/regular"), nil, 0o640, map[uint64][]byte{0: regular})
 	e.write(t, e.path("src/a/sparse"), nil, 0o600, map[uint64][]byte{0: sparse[:100<<10], 13 << 20: sparse[100<<10:]})
@@ -106,7 +107,7 @@ func TestCopyTree(t *testing.T) {
 func TestDifferentLayoutFallsBack(t *testing.T) {
 	e := newEnv(t)
 	src := e.path("src")
-	data := randomData(5, 9<<20+1)
+	data := test.RandomData(5, 9<<20+1)
 	e.write(t, src, nil, 0o644, map[uint64][]byte{0: data})
 	other := layout.Layout{StripeUnit: 1 << 20, StripeCount: 2, ObjectSize: 2 << 20}
 	var reports []fscopy.Report

@@ -1,7 +1,11 @@
 package test
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path"
+	"strings"
 	"testing"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
@@ -74,4 +78,31 @@ func Mount(t testing.TB) *gocephfs.MountInfo {
 	}
 	t.Cleanup(func() { m.Unmount(); m.Release() })
 	return m
+}
+
+// ReadFile reads the whole file at p through mount; ok is false when it
+// does not exist.
+func ReadFile(t testing.TB, mount *gocephfs.MountInfo, p string) (data []byte, ok bool) {
+	t.Helper()
+	st, err := mount.Statx(p, gocephfs.StatxSize, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "ret=-2") {
+			return nil, false
+		}
+		t.Fatal(err)
+	}
+	f, err := mount.Open(p, os.O_RDONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, st.Size)
+	for n := 0; n < len(buf); {
+		k, err := f.ReadAt(buf[n:], int64(n))
+		if err != nil {
+			t.Fatalf("read %s at %d: %v", p, n, err)
+		}
+		n += k
+	}
+	return buf, true
 }

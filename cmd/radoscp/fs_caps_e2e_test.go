@@ -15,7 +15,7 @@ import (
 // destination appears.
 func TestE2ECephFSLeastPrivilege(t *testing.T) {
 	e := newFSEnv(t)
-	data := randomBytes(7, 9<<20)
+	data := test.RandomData(7, 9<<20)
 	e.write(t, "src", data)
 	name := test.UniqueName(t)[:20] + "fs"
 	keyring := test.Client(t, name,

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -62,27 +60,7 @@ func (e *fsEnv) write(t *testing.T, p string, data []byte) {
 // read reads p, or reports that it does not exist.
 func (e *fsEnv) read(t *testing.T, p string) ([]byte, bool) {
 	t.Helper()
-	st, err := e.m.Statx(e.path(p), gocephfs.StatxSize, 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "-2") {
-			return nil, false
-		}
-		t.Fatal(err)
-	}
-	f, err := e.m.Open(e.path(p), os.O_RDONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	buf := make([]byte, st.Size)
-	for n := 0; n < len(buf); {
-		k, err := f.ReadAt(buf[n:], int64(n))
-		if err != nil {
-			t.Fatalf("read %s: %v", p, err)
-		}
-		n += k
-	}
-	return buf, true
+	return test.ReadFile(t, e.m, e.path(p))
 }
 
 func (e *fsEnv) names(t *testing.T, dir string) []string {
@@ -122,7 +100,7 @@ func jsonLines(t *testing.T, r result) []map[string]any {
 
 func TestE2ECephFSTree(t *testing.T) {
 	e := newFSEnv(t)
-	big := randomBytes(1, 9<<20+3)
+	big := test.RandomData(1, 9<<20+3)
 	e.m.MakeDir(e.path("src"), 0o755)
 	e.m.MakeDir(e.path("src/sub"), 0o700)
 	e.write(t, "src/big", big)
@@ -161,7 +139,7 @@ func TestE2ECephFSTree(t *testing.T) {
 // leaves no staging file.
 func TestE2ECephFSKillAndResume(t *testing.T) {
 	e := newFSEnv(t)
-	data := randomBytes(2, 24<<20+999)
+	data := test.RandomData(2, 24<<20+999)
 	e.write(t, "src", data)
 	trials := 4
 	if os.Getenv("RADOSCP_LONG") != "" {
@@ -233,7 +211,7 @@ func (e *fsEnv) recordedEOF(t *testing.T, p string) uint64 {
 
 func TestE2EMigrate(t *testing.T) {
 	e := newFSEnv(t)
-	data := randomBytes(3, 5<<20)
+	data := test.RandomData(3, 5<<20)
 	e.write(t, "f", data)
 	for _, tc := range []struct{ pool, msg string }{
 		{"nosuchpool-e2e", "nosuchpool-e2e"},
@@ -300,13 +278,4 @@ func TestE2ECephFSBadInput(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "--resume") {
 		t.Fatalf("--resume on rados: exit %d, %q", r.code, r.stderr)
 	}
-}
-
-func randomBytes(seed uint64, n int) []byte {
-	r := rand.New(rand.NewPCG(seed, 4))
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(r.Uint32())
-	}
-	return b
 }
