@@ -10,10 +10,12 @@ import (
 // DefaultMaxWindow caps an automatic window unless told otherwise.
 const DefaultMaxWindow = 64
 
-// autoStart is the first width of an automatic window: the fixed
-// default, so that a copy of a few dozen objects, over before AIMD has
-// learnt much, does as well as it would have without auto.
-const autoStart = DefaultWindow
+// autoStart is the first width of an automatic window (capped by the
+// maximum): twice the fixed default. A copy of a few dozen objects is over
+// before AIMD has learnt much, and one round fewer of slow start matters
+// more to it than the risk of starting wide, which the first congested
+// round halves.
+const autoStart = 2 * DefaultWindow
 
 // autoWindow adapts one copy's window with AIMD (window.NewSlowStartAIMD)
 // from the latency of each completed operation: copy-from latency as

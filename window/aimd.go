@@ -37,12 +37,16 @@ const (
 	// samples bounds the latencies kept per observation window; the most
 	// recent ones win.
 	samples = 256
+	// gain is how much more throughput a round must bring for its higher
+	// latency not to count as congestion.
+	gain = 0.10
 )
 
 // AIMD picks an in-flight width the way TCP picks a congestion window:
 // additive increase while throughput does not fall and latency holds,
 // multiplicative decrease (halving) when the median latency of a window
-// exceeds 1.5 times the best median seen. The width stays in [1, max].
+// exceeds 1.5 times the best median seen and the window did not bring at
+// least 10% more throughput than the one before. The width stays in [1, max].
 // After a cut, as many observations as were in flight before it are
 // ignored, so that one burst of queueing halves the width only once.
 //
@@ -125,8 +129,13 @@ func (a *AIMD) Next(elapsed time.Duration) int {
 	if a.best == 0 || a.width == 1 || p50 < a.best {
 		a.best = p50
 	}
+	// Latency above the threshold is congestion only if the round did not
+	// also move markedly more bytes: when it did, the added operations
+	// still add throughput (replies that queue in order behind a slow one
+	// raise the median without saturating the OSDs).
+	gained := rate >= 0 && a.prevRate > 0 && rate >= a.prevRate*(1+gain)
 	switch {
-	case float64(p50) > congested*float64(a.best):
+	case float64(p50) > congested*float64(a.best) && !gained:
 		a.skip = a.width
 		a.width = max(a.width/2, 1)
 		a.slow = false

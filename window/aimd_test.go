@@ -75,6 +75,23 @@ func TestAIMDSteps(t *testing.T) {
 	}
 }
 
+// Latency that climbs while throughput climbs with it is not congestion:
+// the width keeps growing; once throughput stops rising, it is cut.
+func TestAIMDLatencyWithThroughput(t *testing.T) {
+	a := NewAIMD(8, 64)
+	window(a, 8, 10*time.Millisecond, 800, time.Second)
+	for i, want := range []int{10, 11} {
+		// p50 at 2x and 3x the best, throughput up 50% each round.
+		lat := time.Duration(20*(i+1)) * time.Millisecond
+		if got := window(a, 8, lat, int64(1200*(i+1)), time.Second); got != want {
+			t.Fatalf("round %d: width %d, want %d (latency up, throughput up)", i, got, want)
+		}
+	}
+	if got := window(a, 8, 40*time.Millisecond, 2450, time.Second); got != 5 {
+		t.Fatalf("latency up, throughput flat: width %d, want 5", got)
+	}
+}
+
 // A cluster that gets slower for good must not pin the width at 1: at
 // width 1 the latency seen becomes the new best.
 func TestAIMDRecoversFromSlowerCluster(t *testing.T) {
