@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,5 +135,41 @@ func TestRealPinnedCopyDetectsAChangedSource(t *testing.T) {
 	}
 	if left := r.existing(t, 6, 12); len(left) != 0 {
 		t.Fatalf("objects %v past the change were not cut back", left)
+	}
+}
+
+// statCounter counts stats per object.
+type statCounter struct {
+	rados.Objects
+	mu    sync.Mutex
+	stats map[string]int
+}
+
+func (s *statCounter) Stat(oid string) (rados.ObjectStat, error) {
+	s.mu.Lock()
+	s.stats[oid]++
+	s.mu.Unlock()
+	return s.Objects.Stat(oid)
+}
+
+// A client copy of a striped range reads each object several times but
+// checks its pinned version once: one stat to pin, one after the reads.
+func TestPinnedClientCopyStatsEachObjectOnce(t *testing.T) {
+	l := layout.Layout{StripeUnit: 64 << 10, StripeCount: 3, ObjectSize: 256 << 10}
+	f := newFixture(t, l, int(2*l.SetSize()))
+	sc := &statCounter{Objects: f.srcP, stats: map[string]int{}}
+	f.source.Objects = sc
+	// An unaligned destination: everything through the client, in
+	// chunks that each touch every object of a set several times.
+	if _, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 100, 2*l.SetSize(), radoscp.Options{Window: 2, PinSource: true, Chunk: 1 << 20}); err != nil {
+		t.Fatal(err)
+	}
+	for oid, n := range sc.stats {
+		if n > 2*2 { // each object is read by at most two chunks
+			t.Errorf("%s stat'ed %d times", oid, n)
+		}
+	}
+	if len(sc.stats) != 6 {
+		t.Errorf("stats on %d objects, want the 6 of the copy", len(sc.stats))
 	}
 }

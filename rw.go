@@ -95,12 +95,15 @@ func (c *copier) extentRW(o op, buf []byte) error {
 	buf = buf[:o.length]
 	clear(buf)
 	found := false
+	// With stripe count > 1 a range reads each object several times; a
+	// pinned copy checks each object once, after its last read.
+	var read []readOutcome
 	for ext := range c.src.Layout.Extents(o.srcOff, o.length) {
 		oid := c.src.Names.ObjectName(ext.ObjectNo)
 		at := ext.FileOff - o.srcOff
 		n, err := readFull(c.src.Objects, oid, buf[at:at+ext.Length], ext.ObjectOff)
-		if cerr := c.checkRead(ext.ObjectNo, oid, err); cerr != nil {
-			return cerr
+		if c.pins != nil {
+			read = noteRead(read, ext.ObjectNo, err)
 		}
 		if errors.Is(err, rados.ErrNotFound) {
 			continue
@@ -110,6 +113,11 @@ func (c *copier) extentRW(o op, buf []byte) error {
 		}
 		found = true
 		c.e.obs.ClientIO(uint64(n), 0)
+	}
+	for _, r := range read {
+		if err := c.checkRead(r.obj, c.src.Names.ObjectName(r.obj), r.err); err != nil {
+			return err
+		}
 	}
 	if !found && o.dstOff >= c.origEOF {
 		return nil
@@ -123,6 +131,28 @@ func (c *copier) extentRW(o op, buf []byte) error {
 		c.e.obs.ClientIO(0, ext.Length)
 	}
 	return nil
+}
+
+// readOutcome is whether reading one source object found it.
+type readOutcome struct {
+	obj uint64
+	err error // nil, or the ENOENT of a missing object
+}
+
+// noteRead adds object obj to read once; a later ENOENT for it wins.
+func noteRead(read []readOutcome, obj uint64, err error) []readOutcome {
+	if !errors.Is(err, rados.ErrNotFound) {
+		err = nil
+	}
+	for i := range read {
+		if read[i].obj == obj {
+			if err != nil {
+				read[i].err = err
+			}
+			return read
+		}
+	}
+	return append(read, readOutcome{obj: obj, err: err})
 }
 
 // readFull reads into buf from oid at off until buf is full or the object
