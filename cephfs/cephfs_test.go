@@ -11,22 +11,7 @@ import (
 
 func mount(t *testing.T) *cephfs.FS {
 	t.Helper()
-	conf := test.FS(t)
-	s, err := cephfs.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf, Options: s.Options()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	fs, err := s.Mount(conn, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Unmount() })
+	_, fs := test.MountFS(t)
 	return fs
 }
 

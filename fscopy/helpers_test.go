@@ -28,22 +28,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	conf := test.FS(t)
-	s, err := cephfs.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf, Options: s.Options()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	fs, err := s.Mount(conn, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fs.Unmount() })
+	conn, fs := test.MountFS(t)
 	other := test.Mount(t)
 	e := &env{conn: conn, fs: fs, other: other, dir: "/" + test.UniqueName(t)}
 	if err := fs.Mkdir(e.dir, 0o755); err != nil {

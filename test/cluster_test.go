@@ -94,9 +94,9 @@ func TestUniqueName(t *testing.T) {
 	})
 }
 
-// rados runs the rados CLI against the test cluster (as client.admin unless
+// radosCLI runs the rados CLI against the test cluster (as client.admin unless
 // args say otherwise) and returns its combined output.
-func rados(t *testing.T, args ...string) (string, error) {
+func radosCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), cephTimeout)
 	defer cancel()
@@ -111,10 +111,10 @@ func putObject(t *testing.T, pool, oid string) {
 	if err := os.WriteFile(in, []byte("payload"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := rados(t, "-p", pool, "put", oid, in); err != nil {
+	if out, err := radosCLI(t, "-p", pool, "put", oid, in); err != nil {
 		t.Fatalf("rados put %s: %v: %s", oid, err, out)
 	}
-	t.Cleanup(func() { _, _ = rados(t, "-p", pool, "rm", oid) })
+	t.Cleanup(func() { _, _ = radosCLI(t, "-p", pool, "rm", oid) })
 }
 
 func TestCeph(t *testing.T) {
@@ -154,7 +154,7 @@ func TestClient(t *testing.T) {
 		if err := os.WriteFile(in, []byte("payload"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return rados(t, "--id", name, "--keyring", keyring, "-p", "radoscp-a", "put", oid, in)
+		return radosCLI(t, "--id", name, "--keyring", keyring, "-p", "radoscp-a", "put", oid, in)
 	}
 
 	t.Run("object prefix", func(t *testing.T) {
@@ -162,7 +162,7 @@ func TestClient(t *testing.T) {
 		if out, err := putAs(t, keyring, name+".foo1"); err != nil {
 			t.Fatalf("put inside the granted prefix: %v: %s", err, out)
 		}
-		t.Cleanup(func() { _, _ = rados(t, "-p", "radoscp-a", "rm", name+".foo1") })
+		t.Cleanup(func() { _, _ = radosCLI(t, "-p", "radoscp-a", "rm", name+".foo1") })
 		out, err := putAs(t, keyring, name+".bar1")
 		if err == nil || !strings.Contains(out, "Operation not permitted") {
 			t.Fatalf("put outside the granted prefix: %v: %s, want EPERM", err, out)
@@ -173,7 +173,7 @@ func TestClient(t *testing.T) {
 		if out, err := putAs(t, keyring, name+".bar1"); err != nil {
 			t.Fatalf("put after the caps changed: %v: %s", err, out)
 		}
-		t.Cleanup(func() { _, _ = rados(t, "-p", "radoscp-a", "rm", name+".bar1") })
+		t.Cleanup(func() { _, _ = radosCLI(t, "-p", "radoscp-a", "rm", name+".bar1") })
 	})
 	if _, err := ceph(Conf(t), "auth", "get", "client."+name); err == nil {
 		t.Errorf("client.%s still exists after its test ended", name)
@@ -186,8 +186,8 @@ func TestInjectCopyFromError(t *testing.T) {
 	putObject(t, "radoscp-a", name+".src")
 	// rados cp copies with copy-from.
 	cp := func(t *testing.T) (string, error) {
-		t.Cleanup(func() { _, _ = rados(t, "-p", "radoscp-a", "rm", name+".dst") })
-		return rados(t, "-p", "radoscp-a", "cp", name+".src", name+".dst")
+		t.Cleanup(func() { _, _ = radosCLI(t, "-p", "radoscp-a", "rm", name+".dst") })
+		return radosCLI(t, "-p", "radoscp-a", "cp", name+".src", name+".dst")
 	}
 
 	t.Run("on", func(t *testing.T) {
@@ -196,7 +196,7 @@ func TestInjectCopyFromError(t *testing.T) {
 		if err == nil || !strings.Contains(out, "Input/output error") {
 			t.Fatalf("copy-from with the error injected: %v: %s, want EIO", err, out)
 		}
-		if out, err := rados(t, "-p", "radoscp-a", "stat", name+".dst"); err == nil {
+		if out, err := radosCLI(t, "-p", "radoscp-a", "stat", name+".dst"); err == nil {
 			t.Fatalf("a failed copy-from left a destination: %s", out)
 		}
 	})

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/radoscp/radoscp/test"
@@ -27,9 +26,5 @@ func TestE2EWindowAuto(t *testing.T) {
 	if w, _ := m["window"].(float64); w < 1 || w > 12 {
 		t.Errorf("window reached %v, want 1..12 (--max-window): %s", m["window"], r.stdout)
 	}
-	for i := range 40 {
-		if got := readObject(t, b, objName(dst, i)); !bytes.Equal(got, data[i]) {
-			t.Errorf("object %d differs (len %d)", i, len(got))
-		}
-	}
+	assertObjects(t, b, dst, data[:40])
 }

@@ -51,11 +51,7 @@ func TestE2EBatchReloadsWindow(t *testing.T) {
 		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
 			t.Fatalf("%v: %s", err, lines.Text())
 		}
-		for i := range 4 {
-			if got := readObject(t, b, objName(dst, i)); string(got) != string(data[i]) {
-				t.Fatalf("%s object %d differs", dst, i)
-			}
-		}
+		assertObjects(t, b, dst, data[:4])
 		return m
 	}
 	if m := copyOne(src + "-1"); m["window"] != 2.0 {

@@ -118,6 +118,17 @@ func cleanupObjects(t *testing.T, p *rados.Pool, prefix string, n int) {
 	})
 }
 
+// assertObjects checks that objects 0..len(want)-1 of prefix in p hold
+// want's bytes.
+func assertObjects(t *testing.T, p *rados.Pool, prefix string, want [][]byte) {
+	t.Helper()
+	for i := range want {
+		if got := readObject(t, p, objName(prefix, i)); !bytes.Equal(got, want[i]) {
+			t.Errorf("%s object %d differs (len %d, want %d)", prefix, i, len(got), len(want[i]))
+		}
+	}
+}
+
 func readObject(t *testing.T, p *rados.Pool, oid string) []byte {
 	t.Helper()
 	st, err := p.Stat(oid)
@@ -180,11 +191,7 @@ func TestE2ECopyJSON(t *testing.T) {
 	if _, ok := m["generation"].(map[string]any); !ok {
 		t.Errorf("generation is not an object: %s", r.stdout)
 	}
-	for i := 0; i < 8; i++ {
-		if got := readObject(t, b, objName(dst, i)); !bytes.Equal(got, data[i]) {
-			t.Errorf("object %d differs (len %d)", i, len(got))
-		}
-	}
+	assertObjects(t, b, dst, data[:8])
 	absent(t, b, objName(dst, 8))
 }
 
@@ -214,11 +221,7 @@ func TestE2EPartial(t *testing.T) {
 	if m["bytes"] != float64(3*oneMiB) || m["published_eof"] != float64(3*oneMiB) || m["errno"] != float64(1) || m["error"] == nil {
 		t.Errorf("JSON: %s", r.stdout)
 	}
-	for i := 0; i < 3; i++ {
-		if got := readObject(t, b, objName(dst, i)); !bytes.Equal(got, data[i]) {
-			t.Errorf("object %d differs", i)
-		}
-	}
+	assertObjects(t, b, dst, data[:3])
 	for i := 3; i < 8; i++ {
 		absent(t, b, objName(dst, i))
 	}

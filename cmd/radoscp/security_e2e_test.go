@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,11 +37,7 @@ func TestE2ELeastPrivilege(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		for i := range 4 {
-			if !bytes.Equal(readObject(t, b, objName(dst, i)), data[i]) {
-				t.Errorf("object %d differs", i)
-			}
-		}
+		assertObjects(t, b, dst, data[:4])
 	})
 	t.Run("striper", func(t *testing.T) {
 		d := test.UniqueName(t)
@@ -84,11 +79,7 @@ func TestE2ELeastPrivilege(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		for i := range 4 {
-			if !bytes.Equal(readObject(t, b, objName(d, i)), data[i]) {
-				t.Errorf("object %d differs", i)
-			}
-		}
+		assertObjects(t, b, d, data[:4])
 	})
 	t.Run("bench", func(t *testing.T) {
 		prefix := test.UniqueName(t)
