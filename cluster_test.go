@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"syscall"
@@ -381,7 +380,7 @@ func TestRealStriperRoundTrip(t *testing.T) {
 
 func radosCLI(t testing.TB, conf string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command("rados", append([]string{"-c", conf}, args...)...).CombinedOutput()
+	out, err := test.RadosCLI(conf, args...)
 	if err != nil {
 		t.Fatalf("rados %v: %v\n%s", args, err, out)
 	}

@@ -242,7 +242,7 @@ func putStriper(t *testing.T, conf, pool string, size int) string {
 	if err := os.WriteFile(in, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if o, err := exec.Command("rados", "-c", conf, "-p", pool, "--striper", "put", name, in).CombinedOutput(); err != nil {
+	if o, err := test.RadosCLI(conf, "-p", pool, "--striper", "put", name, in); err != nil {
 		t.Fatalf("rados --striper put: %v\n%s", err, o)
 	}
 	t.Cleanup(func() { exec.Command("rados", "-c", conf, "-p", pool, "--striper", "rm", name).Run() })

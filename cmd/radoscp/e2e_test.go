@@ -405,7 +405,7 @@ func TestE2EStriper(t *testing.T) {
 	}
 	radosCLI := func(args ...string) {
 		t.Helper()
-		if o, err := exec.Command("rados", append([]string{"-c", conf}, args...)...).CombinedOutput(); err != nil {
+		if o, err := test.RadosCLI(conf, args...); err != nil {
 			t.Fatalf("rados %q: %v\n%s", args, err, o)
 		}
 	}
