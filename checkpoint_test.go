@@ -3,6 +3,8 @@ package radoscp_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -11,6 +13,7 @@ import (
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/truncate/desttest"
 )
 
 // genDest is a raw destination that has a truncate generation and records
@@ -39,14 +42,28 @@ func (g *genRecorder) Submit(dstOid string, src rados.Objects, srcOid string, o 
 	return g.Objects.Submit(dstOid, src, srcOid, o)
 }
 
-// A copy that runs for longer than a second records checkpoints on the
-// way, each one a prefix that was complete when recorded; every copy-from
-// carries the destination's generation with the truncate size mapped onto
-// its object.
+// tickClock moves on by step every time it is read: with a step of a
+// second or more, every completed operation is due a checkpoint, the last
+// one too, without the test sleeping.
+type tickClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *tickClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(c.step)
+	return c.now
+}
+
+// A copy records checkpoints on the way, each one a prefix that was
+// complete when recorded; every copy-from carries the destination's
+// generation with the truncate size mapped onto its object.
 func TestCheckpointsAndObjectGenerations(t *testing.T) {
 	l := layout.Layout{StripeUnit: 64 << 10, StripeCount: 2, ObjectSize: 128 << 10}
 	f := newFixture(t, l, 40*int(l.SetSize()))
-	f.store.Latency = func(string) time.Duration { return 80 * time.Millisecond }
 	rec := &genRecorder{Objects: f.dst, gens: map[string]rados.Generation{}}
 	var checkpoints []uint64
 	d := &genDest{
@@ -59,11 +76,11 @@ func TestCheckpointsAndObjectGenerations(t *testing.T) {
 			checkpoints = append(checkpoints, eof)
 		},
 	}
-	if _, err := f.engine.Copy(context.Background(), f.source, 0, d, 0, uint64(len(f.data)), radoscp.Options{Window: 4}); err != nil {
+	if _, err := f.engine.Copy(context.Background(), f.source, 0, d, 0, uint64(len(f.data)), radoscp.Options{Window: 4, Clock: &tickClock{step: time.Second}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(checkpoints) == 0 {
-		t.Fatal("no checkpoint during a copy of over a second")
+	if len(checkpoints) < 10 {
+		t.Fatalf("%d checkpoints in a copy of 80 objects with one due on every completion", len(checkpoints))
 	}
 	for i := 1; i < len(checkpoints); i++ {
 		if checkpoints[i] <= checkpoints[i-1] {
@@ -75,5 +92,47 @@ func TestCheckpointsAndObjectGenerations(t *testing.T) {
 		if got := rec.gens[dstNames.ObjectName(obj)]; got != want {
 			t.Fatalf("object %d: generation %+v, want %+v", obj, got, want)
 		}
+	}
+}
+
+// A CephFS destination whose checkpoints land on every completion, the
+// last one included, still ends with its size grown to the whole copy: a
+// checkpoint records, only Publish makes a size visible (the short-copy
+// bug on slow clusters). Windows 1 and 4, and a copy whose last
+// completion is also its only checkpoint.
+func TestCephFSCheckpointOnTheLastOperation(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		window int
+		step   time.Duration
+	}{
+		{"every operation, window 1", 1, time.Second},
+		{"every operation, window 4", 4, time.Second},
+		{"last operation only", 1, 300 * time.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t, small, 4*int(small.ObjectSize))
+			file := desttest.NewFakeFile()
+			d, err := truncate.NewCephFS(file, f.dst, small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recorded []string
+			res, err := f.engine.Copy(context.Background(), f.source, 0, d, 0, f.source.Size,
+				radoscp.Options{Window: c.window, Clock: &tickClock{step: c.step}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, _ := file.GetXattr(truncate.XattrEOF)
+			recorded = append(recorded, string(v))
+			size, _ := file.Size()
+			if size != f.source.Size || res.PublishedEOF != f.source.Size || d.EOF() != f.source.Size {
+				t.Fatalf("file size %d, published EOF %d (result %d), record %v; want %d", size, d.EOF(), res.PublishedEOF, recorded, f.source.Size)
+			}
+			ops := fmt.Sprint(file.Ops())
+			if !strings.Contains(ops, fmt.Sprintf("truncate %d", f.source.Size)) {
+				t.Fatalf("the file was never grown to %d: %s", f.source.Size, ops)
+			}
+		})
 	}
 }

@@ -59,7 +59,17 @@ type Options struct {
 	// costs one stat per object, and one more per object read through the
 	// client.
 	PinSource bool
+	// Clock times checkpoints; nil means the system clock. Tests use a
+	// fake one to put a checkpoint on any operation without sleeping.
+	Clock Clock
 }
+
+// Clock tells the time.
+type Clock interface{ Now() time.Time }
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
 
 // Result is what a copy did. On failure it is still valid: Bytes is the
 // complete prefix, published.
@@ -130,8 +140,12 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 			return res, err
 		}
 	}
+	clock := o.Clock
+	if clock == nil {
+		clock = systemClock{}
+	}
 	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, origEOF: origEOF, res: &res,
-		lastCheckpoint: start}
+		clock: clock, lastCheckpoint: clock.Now()}
 	if o.Auto && !res.Serial {
 		cp.auto = newAutoWindow(cmp.Or(o.MaxWindow, DefaultMaxWindow), e.obs)
 		width, res.Auto = cp.auto.aimd.Max(), true

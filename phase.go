@@ -24,6 +24,7 @@ type copier struct {
 	buffers *bufferPool
 	auto    *autoWindow // nil for a fixed window
 	pins    *pins       // nil unless Options.PinSource
+	clock   Clock
 
 	lastCheckpoint time.Time
 }
@@ -112,10 +113,14 @@ const checkpointEvery = time.Second
 // checkpoint records eof if the last one is old enough. A failed
 // checkpoint only makes a resume start earlier: it is logged, not fatal.
 func (c *copier) checkpoint(eof uint64) {
-	if c.serial || time.Since(c.lastCheckpoint) < checkpointEvery {
+	if c.serial {
 		return
 	}
-	c.lastCheckpoint = time.Now()
+	now := c.clock.Now()
+	if now.Sub(c.lastCheckpoint) < checkpointEvery {
+		return
+	}
+	c.lastCheckpoint = now
 	if err := c.dst.Checkpoint(eof); err != nil {
 		c.e.log.Warn("checkpoint failed; a resume would start from the previous one", "eof", eof, "err", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strconv"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -69,6 +70,10 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	if err := d.Publish(sst.Size); err != nil {
 		return err
 	}
+	if err := c.checkComplete(staging, file.Ino(), sst, true); err != nil {
+		c.discard(staging, sst.Size)
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
+	}
 	if c.opts.Sync == SyncFile {
 		if err := file.Fsync(); err != nil {
 			return err
@@ -89,7 +94,53 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 		return fmt.Errorf("cephfs:%s: %w (%s, now %s); %s was left as it was",
 			src, ErrSourceChanged, sourceRecord(sst), sourceRecord(now), dst)
 	}
+	// Once more, right before the rename: nothing but a complete copy
+	// replaces dst (for migrate, the original).
+	if err := c.checkComplete(staging, file.Ino(), sst, false); err != nil {
+		c.discard(staging, sst.Size)
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
+	}
 	return c.fs.Rename(staging, dst)
+}
+
+// ErrIncomplete is a staging file that, checked afresh before it would be
+// put in place, is not a complete copy of its source. It is not renamed.
+var ErrIncomplete = errors.New("staging file is not a complete copy")
+
+// checkComplete stats the staging file afresh by path, through the MDS,
+// and checks that it is the file this copy wrote (ino) and has the
+// source's size; with record, also that its recorded EOF says the whole
+// source is in place. This is what stands between a wrong publish and a
+// short file replacing its destination.
+func (c *Copier) checkComplete(staging string, ino uint64, sst cephfs.Stat, record bool) error {
+	st, err := c.fs.Lstat(staging)
+	if err != nil {
+		return err
+	}
+	if st.Ino != ino {
+		return fmt.Errorf("%w: cephfs:%s is inode %x, not the %x this copy wrote", ErrIncomplete, staging, st.Ino, ino)
+	}
+	if st.Size != sst.Size {
+		return fmt.Errorf("%w: cephfs:%s is %d bytes, the source %d", ErrIncomplete, staging, st.Size, sst.Size)
+	}
+	if !record {
+		return nil
+	}
+	v, err := c.fs.GetXattr(staging, truncate.XattrEOF)
+	if err != nil {
+		return err
+	}
+	if string(v) != strconv.FormatUint(sst.Size, 10) {
+		return fmt.Errorf("%w: cephfs:%s records %s bytes in place (%s), the source has %d", ErrIncomplete, staging, v, truncate.XattrEOF, sst.Size)
+	}
+	return nil
+}
+
+// discard removes a staging file that must not be put in place, first
+// growing it over every object it may have (see coverForPurge).
+func (c *Copier) discard(staging string, size uint64) {
+	c.coverForPurge(staging, size)
+	_ = c.fs.Unlink(staging)
 }
 
 // openStaging creates dst's staging file, or with Resume continues the one

@@ -42,16 +42,23 @@ type File interface {
 // carries the backtrace and layout xattrs the MDS wrote for this inode,
 // which copy-from would replace with the source's), and partial objects.
 //
+// It keeps two EOFs apart. The recorded EOF (xattr XattrEOF) says which
+// prefix is in place, for a resume; checkpoints move it while copies are in
+// flight. The published EOF is the file's size through the MDS, what a
+// reader sees; only Publish and a cut-back move it. A checkpoint never
+// stands in for a publish: the size must still be grown.
+//
 // A cut-back is a real truncate through the MDS: the file is first grown
 // over everything the copy may have written, then truncated to the
-// published EOF, so the MDS bumps the generation and trims those objects.
+// recorded EOF, so the MDS bumps the generation and trims those objects.
 type CephFS struct {
-	file   File
-	objs   *fileObjects
-	layout layout.Layout
-	names  layout.Namer
-	eof    uint64
-	gen    rados.Generation
+	file      File
+	objs      *fileObjects
+	layout    layout.Layout
+	names     layout.Namer
+	recorded  uint64 // in XattrEOF: every byte below it is in place
+	published uint64 // the size made visible through the MDS
+	gen       rados.Generation
 }
 
 var _ Destination = (*CephFS)(nil)
@@ -76,10 +83,10 @@ func ResumeCephFS(file File, pool rados.Objects, l layout.Layout, limit uint64) 
 	if err != nil {
 		return nil, fmt.Errorf("resume: %w", err)
 	}
-	if d.eof, err = strconv.ParseUint(string(v), 10, 64); err != nil {
+	if d.recorded, err = strconv.ParseUint(string(v), 10, 64); err != nil {
 		return nil, fmt.Errorf("resume: xattr %s = %q: expected a decimal number", XattrEOF, v)
 	}
-	if err := d.truncateBack(max(limit, d.eof)); err != nil {
+	if err := d.truncateBack(max(limit, d.recorded)); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -94,7 +101,8 @@ func newCephFS(file File, pool rados.Objects, l layout.Layout) *CephFS {
 func (c *CephFS) Objects() rados.Objects       { return c.objs }
 func (c *CephFS) Layout() layout.Layout        { return c.layout }
 func (c *CephFS) Names() layout.Namer          { return c.names }
-func (c *CephFS) EOF() uint64                  { return c.eof }
+func (c *CephFS) EOF() uint64                  { return c.published }
+func (c *CephFS) Recorded() uint64             { return c.recorded }
 func (c *CephFS) Generation() rados.Generation { return c.gen }
 func (c *CephFS) Close() error                 { return nil }
 
@@ -105,16 +113,24 @@ func (c *CephFS) Offloadable(obj uint64) bool { return obj != 0 }
 // Checkpoint records eof while copies are in flight; the size is left to
 // Publish, which runs when nothing is being written.
 func (c *CephFS) Checkpoint(eof uint64) error {
-	if eof <= c.eof {
+	if eof <= c.recorded {
 		return nil
 	}
 	return c.record(eof)
 }
 
-// Publish grows the file to eof through the MDS and records it.
+// Publish records eof, then grows the file to it through the MDS. It
+// depends on the published EOF only: whatever a checkpoint recorded, the
+// size is grown. Recording first keeps recorded >= published, so a copy
+// killed in between resumes from a true record.
 func (c *CephFS) Publish(eof uint64) error {
-	if eof <= c.eof {
+	if eof <= c.published {
 		return nil
+	}
+	if eof > c.recorded {
+		if err := c.record(eof); err != nil {
+			return err
+		}
 	}
 	size, err := c.file.Size()
 	if err != nil {
@@ -122,25 +138,27 @@ func (c *CephFS) Publish(eof uint64) error {
 	}
 	if size < eof {
 		if err := c.file.Truncate(eof); err != nil {
-			return err
+			return fmt.Errorf("publish EOF %d: %w", eof, err)
 		}
 	}
-	return c.record(eof)
+	c.published = eof
+	return nil
 }
 
 func (c *CephFS) record(eof uint64) error {
 	if err := c.file.SetXattr(XattrEOF, []byte(strconv.FormatUint(eof, 10))); err != nil {
-		return err
+		return fmt.Errorf("record EOF %d: %w", eof, err)
 	}
-	c.eof = eof
+	c.recorded = eof
 	return nil
 }
 
-// CutBack truncates the file to its EOF through the MDS, after growing it
-// over [from, to) so that the truncate covers every object the copy may
-// have written.
+// CutBack truncates the file to its recorded EOF through the MDS, after
+// growing it over [from, to) so that the truncate covers every object the
+// copy may have written. The size is then the recorded EOF, which becomes
+// the published one: every byte below it is in place.
 func (c *CephFS) CutBack(from, to uint64) error {
-	if to <= c.eof {
+	if to <= c.recorded {
 		return nil
 	}
 	return c.truncateBack(to)
@@ -153,14 +171,21 @@ func (c *CephFS) truncateBack(to uint64) error {
 	}
 	if size < to {
 		if err := c.file.Truncate(to); err != nil {
-			return fmt.Errorf("cut back: grow over [%d, %d): %w", c.eof, to, err)
+			return fmt.Errorf("cut back: grow over [%d, %d): %w", c.recorded, to, err)
 		}
 	}
-	if to > c.eof || size > c.eof {
-		if err := c.file.Truncate(c.eof); err != nil {
-			return fmt.Errorf("cut back to EOF %d: %w", c.eof, err)
+	if to > c.recorded || size > c.recorded {
+		if err := c.file.Truncate(c.recorded); err != nil {
+			return fmt.Errorf("cut back to EOF %d: %w", c.recorded, err)
+		}
+	} else if size < c.recorded {
+		// Nothing to trim, but a record ahead of the size (a copy
+		// killed between recording and growing) is still published.
+		if err := c.file.Truncate(c.recorded); err != nil {
+			return fmt.Errorf("publish EOF %d: %w", c.recorded, err)
 		}
 	}
+	c.published = c.recorded
 	if c.gen, err = c.file.Generation(); err != nil {
 		return err
 	}

@@ -1,0 +1,150 @@
+package truncate_test
+
+import (
+	"path"
+	"strconv"
+	"testing"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
+	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/truncate/desttest"
+)
+
+// small keeps the real sequences quick: an object set is 64 KiB.
+var small = layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 << 10}
+
+func realPool(t *testing.T, conf, pool string) *rados.Pool {
+	t.Helper()
+	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	p, err := conn.OpenPool(pool, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestConformanceRealRaw(t *testing.T) {
+	conf := test.Conf(t)
+	p := realPool(t, conf, "radoscp-b")
+	prefix := test.UniqueName(t)
+	desttest.Run(t, desttest.Subject{
+		Layout: small,
+		New: func(t *testing.T) truncate.Destination {
+			return truncate.NewRaw(p, small, prefix+"-"+strconv.Itoa(len(t.Name())), 0)
+		},
+		Trims: true,
+	}, p)
+}
+
+// The striper's size is read back by a second connection, as another
+// client's `rados --striper stat` would.
+func TestConformanceRealStriper(t *testing.T) {
+	conf := test.Conf(t)
+	p := realPool(t, conf, "radoscp-b")
+	reader := realPool(t, conf, "radoscp-b")
+	base := test.UniqueName(t)
+	n := 0
+	names := map[truncate.Destination]string{}
+	open := func(t *testing.T, name string) truncate.Destination {
+		d, err := truncate.OpenStriper(p, name, small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names[d] = name
+		return d
+	}
+	desttest.Run(t, desttest.Subject{
+		Layout: small,
+		New: func(t *testing.T) truncate.Destination {
+			n++
+			return open(t, base+"-"+strconv.Itoa(n))
+		},
+		Reopen: func(t *testing.T, old truncate.Destination, _ uint64) truncate.Destination {
+			return open(t, names[old])
+		},
+		Visible: func(t *testing.T, d truncate.Destination) uint64 {
+			v, err := reader.Xattr(layout.Striper(names[d]).ObjectName(0), "striper.size")
+			if err != nil {
+				t.Fatal(err)
+			}
+			size, err := strconv.ParseUint(string(v), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return size
+		},
+		Records: true, Publishes: true, Trims: true,
+	}, p)
+}
+
+// A CephFS staging file's size is read back through a second CephFS
+// client, by path.
+func TestConformanceRealCephFS(t *testing.T) {
+	conn, fs := test.MountFS(t)
+	if fs == nil {
+		return
+	}
+	reader := test.Mount(t)
+	dir := "/" + test.UniqueName(t)
+	if err := fs.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	test.RemoveTree(t, reader, dir)
+	pool, err := conn.OpenPool("cephfs_data", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type opened struct {
+		file *cephfs.File
+		path string
+	}
+	files := map[truncate.Destination]opened{}
+	n := 0
+	desttest.Run(t, desttest.Subject{
+		Layout: small,
+		New: func(t *testing.T) truncate.Destination {
+			n++
+			p := path.Join(dir, strconv.Itoa(n))
+			f, err := fs.CreateExclusive(p, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { f.Close() })
+			if err := f.SetLayout(cephfs.FileLayout{Layout: small, Pool: "cephfs_data"}); err != nil {
+				t.Fatal(err)
+			}
+			d, err := truncate.NewCephFS(f, pool, small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[d] = opened{f, p}
+			return d
+		},
+		Reopen: func(t *testing.T, old truncate.Destination, limit uint64) truncate.Destination {
+			o := files[old]
+			d, err := truncate.ResumeCephFS(o.file, pool, small, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[d] = o
+			return d
+		},
+		Visible: func(t *testing.T, d truncate.Destination) uint64 {
+			st, err := reader.Statx(files[d].path, gocephfs.StatxSize, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return st.Size
+		},
+		Records: true,
+	}, pool)
+}
