@@ -123,7 +123,9 @@ func (c *copier) checkpoint(eof uint64) {
 	c.lastCheckpoint = now
 	if err := c.dst.Checkpoint(eof); err != nil {
 		c.e.log.Warn("checkpoint failed; a resume would start from the previous one", "eof", eof, "err", err)
+		return
 	}
+	c.e.log.Debug("checkpoint", "eof", eof)
 }
 
 // errOffloadOnly is a phase refused by Options.OffloadOnly before it wrote

@@ -28,6 +28,7 @@ type Config struct {
 	ObjectSize, StripeUnit, StripeCount uint64
 	JSON                                bool   // machine-readable output
 	Progress                            string // "auto" (when stdout is a terminal), "on" or "off"
+	LogLevel                            string // "debug", "info", "warn" (the default) or "error"
 	// MetricsAddr serves /metrics there while running; MetricsTextfile is
 	// written for node_exporter when a command ends. Empty for neither.
 	MetricsAddr, MetricsTextfile string
@@ -55,6 +56,7 @@ func Default() Config {
 		ObjectSize:     4 << 20,
 		StripeCount:    1,
 		Progress:       "auto",
+		LogLevel:       "warn",
 		PinSource:      true,
 		sources:        defaultSources(),
 	}

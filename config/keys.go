@@ -78,6 +78,15 @@ var keys = []key{
 		}},
 	{name: "json", usage: "print results as JSON",
 		field: func(c *Config) any { return &c.JSON }},
+	{name: "log-level", usage: "log messages at this level and above on stderr: debug, info, warn or error",
+		field: func(c *Config) any { return &c.LogLevel },
+		check: func(c Config) string {
+			switch c.LogLevel {
+			case "debug", "info", "warn", "error":
+				return ""
+			}
+			return "debug, info, warn or error"
+		}},
 	{name: "progress", usage: "show progress: auto (when stdout is a terminal), on or off",
 		field: func(c *Config) any { return &c.Progress },
 		check: func(c Config) string {

@@ -15,7 +15,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("loaded with nothing set:\n%+v\nwant Default():\n%+v", cfg, Default())
 	}
 	want := Config{ConnectTimeout: 30 * time.Second, Window: 16, MaxWindow: 64, Chunk: 4 << 20,
-		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto", PinSource: true}
+		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto", LogLevel: "warn", PinSource: true}
 	want.sources = cfg.sources
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("defaults %+v, want %+v", cfg, want)
@@ -94,6 +94,7 @@ func TestEveryKeyFromEveryLayer(t *testing.T) {
 		"stripe-count":     {"4", func(c Config) bool { return c.StripeCount == 4 }},
 		"json":             {"true", func(c Config) bool { return c.JSON }},
 		"progress":         {"off", func(c Config) bool { return c.Progress == "off" }},
+		"log-level":        {"debug", func(c Config) bool { return c.LogLevel == "debug" }},
 		"metrics-addr":     {"127.0.0.1:9101", func(c Config) bool { return c.MetricsAddr == "127.0.0.1:9101" }},
 		"metrics-textfile": {"/var/lib/node_exporter/radoscp.prom", func(c Config) bool { return c.MetricsTextfile == "/var/lib/node_exporter/radoscp.prom" }},
 		"offload-only":     {"true", func(c Config) bool { return c.OffloadOnly }},

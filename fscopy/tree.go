@@ -49,7 +49,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	t.g.Wait()
 	for i := len(t.dirs) - 1; i >= 0; i-- {
 		d := t.dirs[i]
-		if err := c.fs.SetAttrs(d.dst, attrsOf(d.st), false); err != nil {
+		if err := c.setDirTimes(d.dst, d.st); err != nil {
 			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
 		}
 	}
@@ -217,4 +217,28 @@ func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
 		r.Outcome, r.Err = Failed, err
 	}
 	return r
+}
+
+// setDirTimes gives directory dst the mode, owner and times of st. A
+// directory's mtime is part of the statistics the MDS gathers from its
+// fragments lazily: a change of the directory's entries not yet gathered
+// (the renames of the staging files) would later overwrite the mtime set
+// here. A stat that asks for the mtime makes the MDS gather them first;
+// the times are then checked afresh and set once more if they moved.
+func (c *Copier) setDirTimes(dst string, st cephfs.Stat) error {
+	for attempt := 0; ; attempt++ {
+		if _, err := c.fs.Lstat(dst); err != nil {
+			return err
+		}
+		if err := c.fs.SetAttrs(dst, attrsOf(st), false); err != nil {
+			return err
+		}
+		now, err := c.fs.Lstat(dst)
+		if err != nil {
+			return err
+		}
+		if now.Mtime.Equal(st.Mtime) || attempt == 2 {
+			return nil
+		}
+	}
 }

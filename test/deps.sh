@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
 	ceph-mon ceph-osd ceph-mgr ceph-mds ceph-common ceph-fuse
 	librados-dev libradospp-dev libcephfs-dev libradosstriper-dev
-	g++
+	g++ rsync
 )
 
 missing=()

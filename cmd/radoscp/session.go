@@ -24,8 +24,12 @@ type session struct {
 }
 
 func newSession(cfg config.Config) (*session, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
+	}
 	s := &session{cfg: cfg, metrics: metrics.New(),
-		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))}
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
 		if err != nil {
