@@ -25,6 +25,9 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	if c.opts.Pool == "" {
 		return sum, fmt.Errorf("%w: migrate needs a destination pool", ErrUsage)
 	}
+	if err := c.checkNotSnapshot(root, root); err != nil {
+		return sum, err
+	}
 	st, err := c.fs.Lstat(root)
 	if err != nil {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)

@@ -279,3 +279,41 @@ func TestE2ECephFSBadInput(t *testing.T) {
 		t.Fatalf("--resume on rados: exit %d, %q", r.code, r.stderr)
 	}
 }
+
+// Until copies read snapshots, a source inside one is refused (the copy
+// would be of the live file, exit 0), and a destination inside one is
+// read-only: exit 2, one line naming the path, nothing written.
+func TestE2ESnapshotPathsRefused(t *testing.T) {
+	e := newFSEnv(t)
+	e.m.MakeDir(e.path("sv"), 0o755)
+	e.write(t, "sv/f", test.RandomData(21, 5<<20))
+	if err := e.m.MakeDir(e.path("sv/.snap/s1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.m.RemoveDir(e.path("sv/.snap/s1")) })
+	snapFile, snapDir := "cephfs:"+e.path("sv/.snap/s1/f"), "cephfs:"+e.path("sv/.snap/s1")
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"file", []string{"cp", snapFile, "cephfs:" + e.path("fromsnap")}, snapFile + ": copying from snapshots is not supported"},
+		{"tree", []string{"cp", "-r", snapDir, "cephfs:" + e.path("snaptree")}, snapDir + ": copying from snapshots"},
+		{"fs-name form", []string{"cp", "cephfs:cephfs:" + e.path("sv/.snap/s1/f"), "cephfs:cephfs:" + e.path("fromsnap")}, "copying from snapshots"},
+		{"into a snapshot", []string{"cp", "cephfs:" + e.path("sv/f"), "cephfs:" + e.path("sv/.snap/s1/g")}, "snapshots are read-only"},
+		{"migrate", []string{"migrate", "--pool", "cephfs_data2", snapDir}, "copying from snapshots"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runCmd(t, nil, append([]string{tc.args[0], "-c", e.conf}, tc.args[1:]...)...)
+			if r.code != 2 || !strings.Contains(r.stderr, tc.msg) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+				t.Fatalf("exit %d, stderr %q; want 2 and one line naming %q", r.code, r.stderr, tc.msg)
+			}
+		})
+	}
+	if n := e.names(t, ""); len(n) != 1 {
+		t.Fatalf("refused copies left %v", n)
+	}
+	if n := e.names(t, "sv/.snap/s1"); len(n) != 1 {
+		t.Fatalf("the snapshot now holds %v", n)
+	}
+}
