@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"strconv"
+	"time"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -139,29 +141,47 @@ func (c *Copier) checkComplete(staging string, ino uint64, sst cephfs.Stat, reco
 // discard removes a staging file that must not be put in place, first
 // growing it over every object it may have (see coverForPurge).
 func (c *Copier) discard(staging string, size uint64) {
-	c.coverForPurge(staging, size)
+	if file, err := c.fs.OpenWrite(staging); err == nil {
+		coverForPurge(file, size)
+		file.Close()
+	}
 	_ = c.fs.Unlink(staging)
 }
 
 // openStaging creates dst's staging file, or with Resume continues the one
 // an interrupted copy of the same unchanged source left. Any other staging
-// file there is an interrupted copy's leftover, and is removed.
+// file there is an interrupted copy's leftover, and is removed. A copy
+// holds an exclusive lock on its staging file (through the MDS) while it
+// runs: a staging file whose lock is held is a live copy's, and is left
+// alone (ErrBusy); one whose lock can be taken is a dead copy's.
 func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
 	if _, err := c.fs.Lstat(staging); err == nil {
+		old, err := c.fs.OpenWrite(staging)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := old.TryLock(); err != nil {
+			defer old.Close()
+			return nil, nil, c.busy(old, err)
+		}
 		if c.opts.Resume {
-			file, d, why, err := c.resume(staging, sst, sl)
-			if err != nil || file != nil {
-				if file != nil {
-					r.Resumed, r.ResumedFrom = true, d.EOF()
-				}
-				return file, d, err
+			d, why, err := c.resume(old, sst, sl)
+			if err != nil {
+				old.Close()
+				return nil, nil, err
+			}
+			if d != nil {
+				r.Resumed, r.ResumedFrom = true, d.EOF()
+				return old, d, c.claim(old)
 			}
 			r.Reason = "restarted: " + why
 		} else {
 			r.Reason = "removed the staging file of an interrupted copy (--resume would continue it)"
 		}
-		c.coverForPurge(staging, sst.Size)
-		if err := c.fs.Unlink(staging); err != nil {
+		coverForPurge(old, sst.Size)
+		err = c.fs.Unlink(staging)
+		old.Close()
+		if err != nil {
 			return nil, nil, err
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -169,10 +189,22 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 	}
 
 	file, err := c.fs.CreateExclusive(staging, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, nil, fmt.Errorf("%w: cephfs:%s was created by another copy meanwhile; nothing was changed", ErrBusy, staging)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := file.TryLock(); err != nil {
+		// Another run took it for a dead copy's leftover in the moment
+		// between its creation and this lock; that run goes on.
+		defer file.Close()
+		return nil, nil, c.busy(file, err)
+	}
 	d, err := c.initStaging(file, sst, sl)
+	if err == nil {
+		err = c.claim(file)
+	}
 	if err != nil {
 		file.Close()
 		_ = c.fs.Unlink(staging)
@@ -181,17 +213,45 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 	return file, d, nil
 }
 
+// ErrBusy is a destination another copy, alive, is writing: its staging
+// file's lock is held. Nothing of it was changed.
+var ErrBusy = errors.New("another copy is writing this destination")
+
+// xattrOwner names the copy that holds a staging file, for the message
+// another run gives.
+const xattrOwner = "user.radoscp.owner"
+
+// claim records this run as the staging file's owner and gives the file
+// the copy's start as its times, so that its age says when the copy began.
+func (c *Copier) claim(file *cephfs.File) error {
+	host, _ := os.Hostname()
+	owner := fmt.Sprintf("radoscp pid %d on %s, started %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	if err := file.SetXattr(xattrOwner, []byte(owner)); err != nil {
+		return err
+	}
+	st, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	return c.fs.SetAttrs(file.Path(), cephfs.Attrs{Mode: st.Perm(), UID: st.UID, GID: st.GID, Atime: now, Mtime: now}, false)
+}
+
+// busy is the error for a staging file whose lock another copy holds.
+func (c *Copier) busy(file *cephfs.File, lockErr error) error {
+	owner := "owner unknown"
+	if v, err := file.GetXattr(xattrOwner); err == nil {
+		owner = string(v)
+	}
+	return fmt.Errorf("%w: staging file cephfs:%s is locked (%s); nothing was changed: %w", ErrBusy, file.Path(), owner, lockErr)
+}
+
 // coverForPurge grows a leftover staging file over every object its
 // interrupted copy may have written (all below the source's size, then or
 // now), so that when it is unlinked the MDS purges them all: it purges a
 // removed file's objects up to its size. Best effort: a failure only
 // leaves unreadable objects of a removed inode behind.
-func (c *Copier) coverForPurge(staging string, size uint64) {
-	file, err := c.fs.OpenWrite(staging)
-	if err != nil {
-		return
-	}
-	defer file.Close()
+func coverForPurge(file *cephfs.File, size uint64) {
 	if rec, err := file.GetXattr(xattrSource); err == nil {
 		var ino, was uint64
 		if _, err := fmt.Sscanf(string(rec), "ino=%x size=%d", &ino, &was); err == nil {
@@ -242,45 +302,36 @@ func (c *Copier) wantLayout(sl, have cephfs.FileLayout) cephfs.FileLayout {
 	return want
 }
 
-// resume opens staging to continue it. It returns a nil file and the
-// reason when the staging file is not a copy of this source as it is now.
-func (c *Copier) resume(staging string, sst cephfs.Stat, sl cephfs.FileLayout) (*cephfs.File, *truncate.CephFS, string, error) {
-	file, err := c.fs.OpenWrite(staging)
-	if err != nil {
-		return nil, nil, "", err
-	}
+// resume continues the locked staging file. It returns a nil destination
+// and the reason when the file is not a copy of this source as it is now.
+func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout) (*truncate.CephFS, string, error) {
 	rec, err := file.GetXattr(xattrSource)
 	if err != nil || string(rec) != sourceRecord(sst) {
-		file.Close()
-		return nil, nil, "the source changed since the interrupted copy, or the staging file has no record of it", nil
+		return nil, "the source changed since the interrupted copy, or the staging file has no record of it", nil
 	}
 	have, err := file.Layout()
 	if err != nil {
-		file.Close()
-		return nil, nil, "", err
+		return nil, "", err
 	}
 	if want := c.wantLayout(sl, have); have != want {
-		file.Close()
-		return nil, nil, fmt.Sprintf("the staging file's layout (%s) is not the one wanted (%s)", have, want), nil
+		return nil, fmt.Sprintf("the staging file's layout (%s) is not the one wanted (%s)", have, want), nil
 	}
 	pool, err := c.pool(have)
 	if err != nil {
-		file.Close()
-		return nil, nil, "", err
+		return nil, "", err
 	}
 	d, err := truncate.ResumeCephFS(file, pool, have.Layout, sst.Size)
 	if err != nil {
-		file.Close()
-		return nil, nil, "", err
+		return nil, "", err
 	}
-	return file, d, "", nil
+	return d, "", nil
 }
 
 // finish puts the source's metadata on the complete staging file and
 // removes radoscp's records from it. Times go last: every other change
 // would move them.
 func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat) error {
-	for _, name := range []string{truncate.XattrEOF, xattrSource} {
+	for _, name := range []string{truncate.XattrEOF, xattrSource, xattrOwner} {
 		if err := file.RemoveXattr(name); err != nil {
 			return err
 		}

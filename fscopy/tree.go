@@ -32,7 +32,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err != nil {
 		return sum, fmt.Errorf("%w: source: %w", ErrUsage, err)
 	}
-	if dst, err = c.target(src, dst); err != nil {
+	if dst, err = c.target(src, dst, sst.IsDir()); err != nil {
 		return sum, err
 	}
 	if sst.IsDir() {
@@ -46,10 +46,21 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, fmt.Errorf("%w: cephfs:%s and cephfs:%s are the same file", ErrUsage, src, dst)
 	}
 
+	marked := false
+	if sst.IsDir() {
+		if marked, err = c.markTarget(src, dst); err != nil {
+			return sum, err
+		}
+	}
 	t := &treeCopy{c: c, sum: &sum}
 	t.g.SetLimit(max(c.opts.Files, 1))
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
+	if marked && sum.Failed == 0 && ctx.Err() == nil {
+		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
+			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
+		}
+	}
 	for i := len(t.dirs) - 1; i >= 0; i-- {
 		d := t.dirs[i]
 		if err := c.setDirTimes(d.dst, d.st); err != nil {
@@ -71,10 +82,21 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	return sum, nil
 }
 
+// xattrTree marks a directory that a tree copy created as its target,
+// with the source's path, until the whole tree is copied: a rerun of the
+// same copy (with or without --resume) continues into it instead of
+// taking it for an existing directory to copy into.
+const xattrTree = "user.radoscp.tree"
+
 // target resolves cp's rule for dst.
-func (c *Copier) target(src, dst string) (string, error) {
+func (c *Copier) target(src, dst string, dir bool) (string, error) {
 	dst = path.Clean(dst)
 	st, err := c.fs.Stat(dst)
+	if err == nil && st.IsDir() && dir {
+		if v, xerr := c.fs.GetXattr(dst, xattrTree); xerr == nil && string(v) == src {
+			return dst, nil // an interrupted copy of src made it
+		}
+	}
 	switch {
 	case err == nil && st.IsDir():
 		base := path.Base(src)
@@ -95,6 +117,23 @@ func (c *Copier) target(src, dst string) (string, error) {
 	default:
 		return "", err
 	}
+}
+
+// markTarget creates dst, the target of a tree copy of src, when it does
+// not exist, and marks it (xattrTree) as this copy's. It reports whether
+// dst carries the mark, to be removed when the copy is complete.
+func (c *Copier) markTarget(src, dst string) (bool, error) {
+	if v, err := c.fs.GetXattr(dst, xattrTree); err == nil {
+		return string(v) == src, nil
+	}
+	err := c.fs.Mkdir(dst, 0o700)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil // copying into an existing directory
+	}
+	if err != nil {
+		return false, err
+	}
+	return true, c.fs.SetXattr(dst, xattrTree, []byte(src))
 }
 
 type dirTimes struct {
