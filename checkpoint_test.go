@@ -136,3 +136,55 @@ func TestCephFSCheckpointOnTheLastOperation(t *testing.T) {
 		})
 	}
 }
+
+// cancelAt cancels a copy when its complete prefix reaches at bytes.
+type cancelAt struct {
+	radoscp.NopObserver
+	mu     sync.Mutex
+	done   uint64
+	at     uint64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAt) Progress(n uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done += n; c.done >= c.at {
+		c.cancel()
+	}
+}
+
+// An interrupt that lands on the last completion, with a checkpoint on
+// every completion: whatever the copy reports, the size a reader sees is
+// what it says it published, and a prefix it reports is in place.
+func TestCancelOnTheLastOperation(t *testing.T) {
+	for _, at := range []uint64{3, 4} { // objects: the one before last, the last
+		t.Run(fmt.Sprintf("at object %d of 4", at), func(t *testing.T) {
+			f := newFixture(t, small, 4*int(small.ObjectSize))
+			file := desttest.NewFakeFile()
+			d, err := truncate.NewCephFS(file, f.dst, small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			obs := &cancelAt{at: at * small.ObjectSize, cancel: cancel}
+			e := radoscp.NewEngine(obs, nil)
+			res, err := e.Copy(ctx, f.source, 0, d, 0, f.source.Size, radoscp.Options{Window: 1, Clock: &tickClock{step: time.Second}})
+			if ctx.Err() == nil {
+				t.Fatal("the cancellation never happened")
+			}
+			size, _ := file.Size()
+			if size != res.PublishedEOF || d.EOF() != res.PublishedEOF || res.Bytes > res.PublishedEOF {
+				t.Fatalf("size %d, EOF %d, result %+v (err %v): a reader must see what was published", size, d.EOF(), res, err)
+			}
+			if res.Bytes < at*small.ObjectSize {
+				t.Fatalf("reported %d bytes, but %d were complete when the interrupt came", res.Bytes, at*small.ObjectSize)
+			}
+			if err == nil && res.Bytes != f.source.Size {
+				t.Fatalf("no error, but only %d of %d bytes", res.Bytes, f.source.Size)
+			}
+			t.Logf("cancelled at %d: %d bytes, published %d, err %v", at*small.ObjectSize, res.Bytes, res.PublishedEOF, err)
+		})
+	}
+}
