@@ -8,18 +8,75 @@
 #include <string>
 #include <rados/librados.hpp>
 
+// guard adds cls_lock's assert_locked with the encoded input guard_in, so
+// that the op fails (-EBUSY) unless this client still holds the lock.
+static void guard(librados::ObjectWriteOperation &op, const char *guard_in,
+		  size_t guard_len)
+{
+	if (guard_in == nullptr)
+		return;
+	librados::bufferlist in;
+	in.append(guard_in, guard_len);
+	op.exec("lock", "assert_locked", in);
+}
+
 extern "C" int radoscp_grow_xattr(rados_ioctx_t io, const char *oid,
 				  size_t oid_len, const char *name,
-				  uint64_t value)
+				  uint64_t value, const char *guard_in,
+				  size_t guard_len)
 {
 	try {
 		librados::IoCtx ioctx;
 		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
 		librados::ObjectWriteOperation op;
+		guard(op, guard_in, guard_len);
 		op.cmpxattr(name, LIBRADOS_CMPXATTR_OP_GT, value);
 		librados::bufferlist bl;
 		bl.append(std::to_string(value));
 		op.setxattr(name, bl);
+		return ioctx.operate(std::string(oid, oid_len), &op);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+extern "C" int radoscp_reset_xattr(rados_ioctx_t io, const char *oid,
+				   size_t oid_len, const char *name,
+				   uint64_t expect, const char *guard_in,
+				   size_t guard_len)
+{
+	try {
+		librados::IoCtx ioctx;
+		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
+		librados::ObjectWriteOperation op;
+		guard(op, guard_in, guard_len);
+		op.cmpxattr(name, LIBRADOS_CMPXATTR_OP_EQ, expect);
+		librados::bufferlist bl;
+		bl.append("0");
+		op.setxattr(name, bl);
+		op.truncate(0);
+		return ioctx.operate(std::string(oid, oid_len), &op);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}
+
+extern "C" int radoscp_unlock_remove(rados_ioctx_t io, const char *oid,
+				     size_t oid_len, const char *unlock_in,
+				     size_t unlock_len)
+{
+	try {
+		librados::IoCtx ioctx;
+		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
+		librados::ObjectWriteOperation op;
+		librados::bufferlist in;
+		in.append(unlock_in, unlock_len);
+		op.exec("lock", "unlock", in);
+		op.remove();
 		return ioctx.operate(std::string(oid, oid_len), &op);
 	} catch (const std::bad_alloc &) {
 		return -ENOMEM;

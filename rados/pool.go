@@ -136,10 +136,19 @@ func (p *Pool) RmXattr(oid, name string) error {
 // setxattr in one op), as libradosstriper grows striper.size. It reports
 // whether the value was stored.
 func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
+	return p.GrowXattrGuarded(oid, name, value, nil)
+}
+
+// GrowXattrGuarded is GrowXattr in the same op as guard, an encoded
+// cls_lock_assert_op (LockGuard): the op fails with EBUSY, changing
+// nothing, unless this client holds that lock. A nil guard asserts nothing.
+func (p *Pool) GrowXattrGuarded(oid, name string, value uint64, guard []byte) (bool, error) {
 	coid, cname := C.CString(oid), C.CString(name)
 	defer C.free(unsafe.Pointer(coid))
 	defer C.free(unsafe.Pointer(cname))
-	ret := C.radoscp_grow_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(value))
+	cguard, nguard := cBytes(guard)
+	defer C.free(unsafe.Pointer(cguard))
+	ret := C.radoscp_grow_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(value), cguard, nguard)
 	if syscall.Errno(-ret) == syscall.ECANCELED {
 		return false, nil
 	}
@@ -147,4 +156,33 @@ func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
 		return false, errnoError("grow xattr "+name, p.Ref(oid), int(ret))
 	}
 	return true, nil
+}
+
+// ResetXattr sets the decimal-number xattr name of oid to 0 and truncates
+// oid's data to 0 bytes, in one op (radoscp_reset_xattr), only if the xattr
+// holds expect and guard (as in GrowXattrGuarded) holds. It reports
+// whether it did; a different value changes nothing and reports false.
+func (p *Pool) ResetXattr(oid, name string, expect uint64, guard []byte) (bool, error) {
+	coid, cname := C.CString(oid), C.CString(name)
+	defer C.free(unsafe.Pointer(coid))
+	defer C.free(unsafe.Pointer(cname))
+	cguard, nguard := cBytes(guard)
+	defer C.free(unsafe.Pointer(cguard))
+	ret := C.radoscp_reset_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(expect), cguard, nguard)
+	if syscall.Errno(-ret) == syscall.ECANCELED {
+		return false, nil
+	}
+	if ret < 0 {
+		return false, errnoError("reset xattr "+name, p.Ref(oid), int(ret))
+	}
+	return true, nil
+}
+
+// cBytes copies b into C memory (NULL for nil), so C never holds a Go
+// pointer; the caller frees it.
+func cBytes(b []byte) (*C.char, C.size_t) {
+	if b == nil {
+		return nil, 0
+	}
+	return (*C.char)(C.CBytes(b)), C.size_t(len(b))
 }
