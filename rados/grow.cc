@@ -45,7 +45,8 @@ extern "C" int radoscp_grow_xattr(rados_ioctx_t io, const char *oid,
 extern "C" int radoscp_reset_xattr(rados_ioctx_t io, const char *oid,
 				   size_t oid_len, const char *name,
 				   uint64_t expect, const char *guard_in,
-				   size_t guard_len)
+				   size_t guard_len, const char *also_name,
+				   const char *also_value, size_t also_len)
 {
 	try {
 		librados::IoCtx ioctx;
@@ -57,6 +58,11 @@ extern "C" int radoscp_reset_xattr(rados_ioctx_t io, const char *oid,
 		bl.append("0");
 		op.setxattr(name, bl);
 		op.truncate(0);
+		if (also_name != nullptr) {
+			librados::bufferlist also;
+			also.append(also_value, also_len);
+			op.setxattr(also_name, also);
+		}
 		return ioctx.operate(std::string(oid, oid_len), &op);
 	} catch (const std::bad_alloc &) {
 		return -ENOMEM;

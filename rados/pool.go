@@ -160,15 +160,24 @@ func (p *Pool) GrowXattrGuarded(oid, name string, value uint64, guard []byte) (b
 
 // ResetXattr sets the decimal-number xattr name of oid to 0 and truncates
 // oid's data to 0 bytes, in one op (radoscp_reset_xattr), only if the xattr
-// holds expect and guard (as in GrowXattrGuarded) holds. It reports
+// holds expect and guard (as in GrowXattrGuarded) holds; with alsoName
+// not empty, the same op sets xattr alsoName to alsoValue. It reports
 // whether it did; a different value changes nothing and reports false.
-func (p *Pool) ResetXattr(oid, name string, expect uint64, guard []byte) (bool, error) {
+func (p *Pool) ResetXattr(oid, name string, expect uint64, guard []byte, alsoName string, alsoValue []byte) (bool, error) {
 	coid, cname := C.CString(oid), C.CString(name)
 	defer C.free(unsafe.Pointer(coid))
 	defer C.free(unsafe.Pointer(cname))
 	cguard, nguard := cBytes(guard)
 	defer C.free(unsafe.Pointer(cguard))
-	ret := C.radoscp_reset_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(expect), cguard, nguard)
+	var calso *C.char
+	if alsoName != "" {
+		calso = C.CString(alsoName)
+		defer C.free(unsafe.Pointer(calso))
+	}
+	cvalue, nvalue := cBytes(append([]byte{}, alsoValue...))
+	defer C.free(unsafe.Pointer(cvalue))
+	ret := C.radoscp_reset_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(expect), cguard, nguard,
+		calso, cvalue, nvalue)
 	if syscall.Errno(-ret) == syscall.ECANCELED {
 		return false, nil
 	}

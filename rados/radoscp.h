@@ -63,13 +63,15 @@ int radoscp_grow_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
 
 // radoscp_reset_xattr sets the decimal xattr name of oid to 0 and truncates
 // oid's data to 0 bytes, in one op, only if the xattr holds expect
-// (cmpxattr LIBRADOS_CMPXATTR_OP_EQ, setxattr, truncate): how a striped
-// object is emptied before it is replaced. Returns 0, -ECANCELED when the
-// value differs, -EBUSY when guard_in is given and the lock is not held,
-// or another negative errno.
+// (cmpxattr LIBRADOS_CMPXATTR_OP_EQ, setxattr, truncate), and sets xattr
+// also_name to also_value in the same op if also_name is not NULL: how a
+// striped object is emptied before it is replaced. Returns 0, -ECANCELED
+// when the value differs, -EBUSY when guard_in is given and the lock is
+// not held, or another negative errno.
 int radoscp_reset_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
 			const char *name, uint64_t expect, const char *guard_in,
-			size_t guard_len);
+			size_t guard_len, const char *also_name,
+			const char *also_value, size_t also_len);
 
 // radoscp_unlock_remove releases a cls_lock lock (lock.unlock with the
 // encoded cls_lock_unlock_op unlock_in) and removes oid in the same op, so
