@@ -90,3 +90,30 @@ extern "C" int radoscp_unlock_remove(rados_ioctx_t io, const char *oid,
 		return -EIO;
 	}
 }
+
+extern "C" int radoscp_checksum64(rados_ioctx_t io, const char *oid,
+				  size_t oid_len, uint64_t len,
+				  uint64_t *sum)
+{
+	try {
+		librados::IoCtx ioctx;
+		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
+		librados::bufferlist init, out;
+		uint64_t seed = 0;
+		init.append(reinterpret_cast<const char *>(&seed), sizeof(seed));
+		int r = ioctx.checksum(std::string(oid, oid_len),
+				       LIBRADOS_CHECKSUM_TYPE_XXHASH64, init,
+				       len, 0, 0, &out);
+		if (r < 0)
+			return r;
+		// The reply: a u32 count of checksums, then each (u64 here).
+		if (out.length() < 12)
+			return -EPROTO;
+		out.begin(4).copy(8, reinterpret_cast<char *>(sum));
+		return 0;
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
+}

@@ -32,7 +32,9 @@ import (
 
 // sourceRecord is what a copy into a striped object records: the request
 // and the source's identity (address, size, and a digest of the version of
-// every source object in the range, which any write to one changes).
+// every source object in the range, which any write to one changes; for a
+// striped source's object 0, which libradosstriper's readers lock, the
+// OSD's checksum of its data instead).
 type sourceRecord struct {
 	Source    string `json:"source"` // scheme:pool/namespace/name
 	Size      uint64 `json:"size"`
@@ -46,7 +48,12 @@ type sourceRecord struct {
 	Dirty uint64 `json:"dirty"`
 }
 
+// canonical names a source however it was spelled: scheme:pool/name or
+// scheme:pool/namespace/name.
 func canonical(a Address) string {
+	if a.Namespace == "" {
+		return fmt.Sprintf("%s:%s/%s", a.Scheme, a.Pool, a.Name)
+	}
 	return fmt.Sprintf("%s:%s/%s/%s", a.Scheme, a.Pool, a.Namespace, a.Name)
 }
 
@@ -71,10 +78,22 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 		go func() {
 			defer wg.Done()
 			for obj := range next {
-				st, err := src.Objects.Stat(src.Names.ObjectName(obj))
+				oid := src.Names.ObjectName(obj)
+				st, err := src.Objects.Stat(oid)
+				if err == nil && obj == 0 && req.src.Scheme == SchemeStriper {
+					// libradosstriper readers lock object 0 (a
+					// write: its version moves), so its data
+					// is fingerprinted instead.
+					var sum uint64
+					if st.Size > 0 {
+						sum, err = src.Objects.Base().Checksum(oid, st.Size)
+					}
+					versions[obj-first] = fmt.Sprintf("size %d xxhash64 %x", st.Size, sum)
+				} else if err == nil {
+					versions[obj-first] = strconv.FormatUint(st.Version, 10)
+				}
 				switch {
 				case err == nil:
-					versions[obj-first] = strconv.FormatUint(st.Version, 10)
 				case errors.Is(err, rados.ErrNotFound):
 					versions[obj-first] = "-"
 				default:
