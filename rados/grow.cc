@@ -8,28 +8,14 @@
 #include <string>
 #include <rados/librados.hpp>
 
-// guard adds cls_lock's assert_locked with the encoded input guard_in, so
-// that the op fails (-EBUSY) unless this client still holds the lock.
-static void guard(librados::ObjectWriteOperation &op, const char *guard_in,
-		  size_t guard_len)
-{
-	if (guard_in == nullptr)
-		return;
-	librados::bufferlist in;
-	in.append(guard_in, guard_len);
-	op.exec("lock", "assert_locked", in);
-}
-
 extern "C" int radoscp_grow_xattr(rados_ioctx_t io, const char *oid,
 				  size_t oid_len, const char *name,
-				  uint64_t value, const char *guard_in,
-				  size_t guard_len)
+				  uint64_t value)
 {
 	try {
 		librados::IoCtx ioctx;
 		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
 		librados::ObjectWriteOperation op;
-		guard(op, guard_in, guard_len);
 		op.cmpxattr(name, LIBRADOS_CMPXATTR_OP_GT, value);
 		librados::bufferlist bl;
 		bl.append(std::to_string(value));
@@ -44,15 +30,13 @@ extern "C" int radoscp_grow_xattr(rados_ioctx_t io, const char *oid,
 
 extern "C" int radoscp_reset_xattr(rados_ioctx_t io, const char *oid,
 				   size_t oid_len, const char *name,
-				   uint64_t expect, const char *guard_in,
-				   size_t guard_len, const char *also_name,
+				   uint64_t expect, const char *also_name,
 				   const char *also_value, size_t also_len)
 {
 	try {
 		librados::IoCtx ioctx;
 		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
 		librados::ObjectWriteOperation op;
-		guard(op, guard_in, guard_len);
 		op.cmpxattr(name, LIBRADOS_CMPXATTR_OP_EQ, expect);
 		librados::bufferlist bl;
 		bl.append("0");

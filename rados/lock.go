@@ -13,9 +13,9 @@ import (
 */
 import "C"
 
-// Advisory locks of Ceph's lock object class (cls_lock), the calls radoscp
-// makes besides go-ceph's own rados_lock_* wrappers: the encoded inputs of
-// lock.assert_locked and lock.unlock, which go-ceph does not build.
+// Advisory locks of Ceph's lock object class (cls_lock): go-ceph's
+// rados_lock_* wrappers with errnos kept, and lock.unlock with a remove in
+// one op, whose input go-ceph does not build.
 
 // lockFlagMayRenew is cls_lock's LOCK_FLAG_MAY_RENEW (librados'
 // LIBRADOS_LOCK_FLAG_RENEW): taking a lock this client already holds with
@@ -136,23 +136,6 @@ func (p *Pool) UnlockAndRemove(oid, name, cookie string) error {
 	defer C.free(unsafe.Pointer(in))
 	ret := C.radoscp_unlock_remove(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), in, n)
 	return errnoError("unlock and remove", p.Ref(oid), int(ret))
-}
-
-// LockGuard is the encoded input of cls lock.assert_locked for this
-// client's exclusive (or shared, with tag) lock name held with cookie:
-// given to GrowXattrGuarded or ResetXattr, it makes the op fail with EBUSY
-// unless the lock is still held.
-func LockGuard(name, cookie, tag string, shared bool) []byte {
-	lockType := byte(1) // ClsLockType EXCLUSIVE
-	if shared {
-		lockType = 2
-	}
-	// cls_lock_assert_op: ENCODE_START(1, 1), name, type (u8), cookie, tag.
-	body := appendString(nil, name)
-	body = append(body, lockType)
-	body = appendString(body, cookie)
-	body = appendString(body, tag)
-	return envelope(body)
 }
 
 // encodeStrings is a struct of strings under ENCODE_START(1, 1), such as

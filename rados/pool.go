@@ -136,19 +136,10 @@ func (p *Pool) RmXattr(oid, name string) error {
 // setxattr in one op), as libradosstriper grows striper.size. It reports
 // whether the value was stored.
 func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
-	return p.GrowXattrGuarded(oid, name, value, nil)
-}
-
-// GrowXattrGuarded is GrowXattr in the same op as guard, an encoded
-// cls_lock_assert_op (LockGuard): the op fails with EBUSY, changing
-// nothing, unless this client holds that lock. A nil guard asserts nothing.
-func (p *Pool) GrowXattrGuarded(oid, name string, value uint64, guard []byte) (bool, error) {
 	coid, cname := C.CString(oid), C.CString(name)
 	defer C.free(unsafe.Pointer(coid))
 	defer C.free(unsafe.Pointer(cname))
-	cguard, nguard := cBytes(guard)
-	defer C.free(unsafe.Pointer(cguard))
-	ret := C.radoscp_grow_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(value), cguard, nguard)
+	ret := C.radoscp_grow_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(value))
 	if syscall.Errno(-ret) == syscall.ECANCELED {
 		return false, nil
 	}
@@ -160,15 +151,13 @@ func (p *Pool) GrowXattrGuarded(oid, name string, value uint64, guard []byte) (b
 
 // ResetXattr sets the decimal-number xattr name of oid to 0 and truncates
 // oid's data to 0 bytes, in one op (radoscp_reset_xattr), only if the xattr
-// holds expect and guard (as in GrowXattrGuarded) holds; with alsoName
+// holds expect; with alsoName
 // not empty, the same op sets xattr alsoName to alsoValue. It reports
 // whether it did; a different value changes nothing and reports false.
-func (p *Pool) ResetXattr(oid, name string, expect uint64, guard []byte, alsoName string, alsoValue []byte) (bool, error) {
+func (p *Pool) ResetXattr(oid, name string, expect uint64, alsoName string, alsoValue []byte) (bool, error) {
 	coid, cname := C.CString(oid), C.CString(name)
 	defer C.free(unsafe.Pointer(coid))
 	defer C.free(unsafe.Pointer(cname))
-	cguard, nguard := cBytes(guard)
-	defer C.free(unsafe.Pointer(cguard))
 	var calso *C.char
 	if alsoName != "" {
 		calso = C.CString(alsoName)
@@ -176,7 +165,7 @@ func (p *Pool) ResetXattr(oid, name string, expect uint64, guard []byte, alsoNam
 	}
 	cvalue, nvalue := cBytes(append([]byte{}, alsoValue...))
 	defer C.free(unsafe.Pointer(cvalue))
-	ret := C.radoscp_reset_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(expect), cguard, nguard,
+	ret := C.radoscp_reset_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(expect),
 		calso, cvalue, nvalue)
 	if syscall.Errno(-ret) == syscall.ECANCELED {
 		return false, nil

@@ -54,23 +54,18 @@ int radoscp_stat_version(rados_ioctx_t io, const char *oid, size_t oid_len,
 // value is greater than the number it holds, atomically
 // (ObjectWriteOperation::cmpxattr with LIBRADOS_CMPXATTR_OP_GT, then
 // setxattr), as libradosstriper grows striper.size. Returns 0, -ECANCELED
-// when the stored value is not smaller, or another negative errno. A
-// non-NULL guard_in (an encoded cls_lock_assert_op) makes the op fail with
-// -EBUSY unless this client holds that lock (cls lock.assert_locked).
+// when the stored value is not smaller, or another negative errno.
 int radoscp_grow_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
-		       const char *name, uint64_t value, const char *guard_in,
-		       size_t guard_len);
+		       const char *name, uint64_t value);
 
 // radoscp_reset_xattr sets the decimal xattr name of oid to 0 and truncates
 // oid's data to 0 bytes, in one op, only if the xattr holds expect
 // (cmpxattr LIBRADOS_CMPXATTR_OP_EQ, setxattr, truncate), and sets xattr
 // also_name to also_value in the same op if also_name is not NULL: how a
 // striped object is emptied before it is replaced. Returns 0, -ECANCELED
-// when the value differs, -EBUSY when guard_in is given and the lock is
-// not held, or another negative errno.
+// when the value differs, or another negative errno.
 int radoscp_reset_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
-			const char *name, uint64_t expect, const char *guard_in,
-			size_t guard_len, const char *also_name,
+			const char *name, uint64_t expect, const char *also_name,
 			const char *also_value, size_t also_len);
 
 // radoscp_unlock_remove releases a cls_lock lock (lock.unlock with the

@@ -197,10 +197,6 @@ func (l *CopyLock) Lost() error {
 	return l.lost
 }
 
-// Guard is the assertion that this lock is still held, for ops that must
-// not land otherwise (rados.Pool.GrowXattrGuarded).
-func (l *CopyLock) Guard() []byte { return rados.LockGuard(l.name, l.cookie, l.tag, l.shared) }
-
 // Release stops renewing and unlocks; with remove, the lock's object is
 // removed in the same op (for a lock object of its own).
 func (l *CopyLock) Release(remove bool) error {

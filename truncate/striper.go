@@ -73,7 +73,8 @@ func ReadStriperMeta(objs rados.Objects, name string) (StriperMeta, error) {
 // (CopyLockName, exclusive: no other radoscp copy writes it meanwhile) and
 // libradosstriper's shared lock (so a `rados --striper rm` or truncate
 // cannot run under the copy), both on object 0 and renewed in the
-// background; a publish is refused unless the copy lock is still held.
+// background; a publish is refused once the copy lock was lost (a renewal
+// failed for LockDuration, or another client took it after it expired).
 // Object 0 carries the striper metadata and the locks, and copy-from would
 // replace them with the source's, so object 0 is always read and written.
 type Striper struct {
@@ -154,8 +155,7 @@ func (s *Striper) EOF() uint64                  { return s.meta.Size }
 func (s *Striper) Generation() rados.Generation { return rados.Generation{} }
 func (s *Striper) Offloadable(obj uint64) bool  { return obj != 0 }
 
-// Publish grows striper.size to eof, only while the copy lock is held
-// (the grow carries the lock's assertion).
+// Publish grows striper.size to eof, unless the copy lock was lost.
 func (s *Striper) Publish(eof uint64) error {
 	if eof <= s.meta.Size {
 		return nil
@@ -164,10 +164,7 @@ func (s *Striper) Publish(eof uint64) error {
 		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	first := s.Names().ObjectName(0)
-	if _, err := s.objs.Base().GrowXattrGuarded(first, xattrSize, eof, s.lock.Guard()); err != nil {
-		if errors.Is(err, syscall.EBUSY) {
-			err = fmt.Errorf("%w: the copy's lock %s is no longer held", err, CopyLockName)
-		}
+	if _, err := s.objs.Base().GrowXattr(first, xattrSize, eof); err != nil {
 		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	s.meta.Size = eof
@@ -188,7 +185,7 @@ func keepFirst(obj uint64) bool { return obj == 0 }
 
 // Replace empties the striped object so that a whole copy can replace it:
 // striper.size goes to 0 and object 0's data is truncated in one op
-// (compared against the size read at open, and only under the copy lock),
+// (compared against the size read at open),
 // then every other object that holds bytes below max(size, dirty) is
 // removed, up to width at a time. dirty is how far an earlier, interrupted
 // copy may have written past the size. The same op stores rec as the
@@ -198,7 +195,7 @@ func keepFirst(obj uint64) bool { return obj == 0 }
 func (s *Striper) Replace(rec []byte, dirty uint64, width int) error {
 	end := max(s.meta.Size, dirty)
 	first := s.Names().ObjectName(0)
-	ok, err := s.objs.Base().ResetXattr(first, xattrSize, s.meta.Size, s.lock.Guard(), xattrSource, rec)
+	ok, err := s.objs.Base().ResetXattr(first, xattrSize, s.meta.Size, xattrSource, rec)
 	if err != nil {
 		return fmt.Errorf("empty %s to replace it: %w", s.objs.Ref(first), err)
 	}
