@@ -148,3 +148,53 @@ func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
 	}
 	return true, nil
 }
+
+// ResetXattr sets the decimal-number xattr name of oid to 0 and truncates
+// oid's data to 0 bytes, in one op (radoscp_reset_xattr), only if the xattr
+// holds expect; with alsoName
+// not empty, the same op sets xattr alsoName to alsoValue. It reports
+// whether it did; a different value changes nothing and reports false.
+func (p *Pool) ResetXattr(oid, name string, expect uint64, alsoName string, alsoValue []byte) (bool, error) {
+	coid, cname := C.CString(oid), C.CString(name)
+	defer C.free(unsafe.Pointer(coid))
+	defer C.free(unsafe.Pointer(cname))
+	var calso *C.char
+	if alsoName != "" {
+		calso = C.CString(alsoName)
+		defer C.free(unsafe.Pointer(calso))
+	}
+	cvalue, nvalue := cBytes(append([]byte{}, alsoValue...))
+	defer C.free(unsafe.Pointer(cvalue))
+	ret := C.radoscp_reset_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cname, C.uint64_t(expect),
+		calso, cvalue, nvalue)
+	if syscall.Errno(-ret) == syscall.ECANCELED {
+		return false, nil
+	}
+	if ret < 0 {
+		return false, errnoError("reset xattr "+name, p.Ref(oid), int(ret))
+	}
+	return true, nil
+}
+
+// cBytes copies b into C memory (NULL for nil), so C never holds a Go
+// pointer; the caller frees it.
+func cBytes(b []byte) (*C.char, C.size_t) {
+	if b == nil {
+		return nil, 0
+	}
+	return (*C.char)(C.CBytes(b)), C.size_t(len(b))
+}
+
+// Checksum has the OSD compute the xxhash64 of oid's first length bytes
+// (radoscp_checksum64): a fingerprint of an object's data that, unlike its
+// version, does not change when only its xattrs or locks do.
+func (p *Pool) Checksum(oid string, length uint64) (uint64, error) {
+	coid := C.CString(oid)
+	defer C.free(unsafe.Pointer(coid))
+	var sum C.uint64_t
+	ret := C.radoscp_checksum64(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), C.uint64_t(length), &sum)
+	if ret < 0 {
+		return 0, errnoError("checksum", p.Ref(oid), int(ret))
+	}
+	return uint64(sum), nil
+}

@@ -58,6 +58,30 @@ int radoscp_stat_version(rados_ioctx_t io, const char *oid, size_t oid_len,
 int radoscp_grow_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
 		       const char *name, uint64_t value);
 
+// radoscp_reset_xattr sets the decimal xattr name of oid to 0 and truncates
+// oid's data to 0 bytes, in one op, only if the xattr holds expect
+// (cmpxattr LIBRADOS_CMPXATTR_OP_EQ, setxattr, truncate), and sets xattr
+// also_name to also_value in the same op if also_name is not NULL: how a
+// striped object is emptied before it is replaced. Returns 0, -ECANCELED
+// when the value differs, or another negative errno.
+int radoscp_reset_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
+			const char *name, uint64_t expect, const char *also_name,
+			const char *also_value, size_t also_len);
+
+// radoscp_unlock_remove releases a cls_lock lock (lock.unlock with the
+// encoded cls_lock_unlock_op unlock_in) and removes oid in the same op, so
+// the object goes only if this client held the lock. Returns 0 or a
+// negative errno (-ENOENT: the lock was not held; nothing changed).
+int radoscp_unlock_remove(rados_ioctx_t io, const char *oid, size_t oid_len,
+			  const char *unlock_in, size_t unlock_len);
+
+// radoscp_checksum64 has the OSD compute the xxhash64 (seed 0) of oid's
+// first len bytes (IoCtx::checksum, LIBRADOS_CHECKSUM_TYPE_XXHASH64, one
+// chunk), so that no data crosses to the client. Returns 0 or a negative
+// errno.
+int radoscp_checksum64(rados_ioctx_t io, const char *oid, size_t oid_len,
+		       uint64_t len, uint64_t *sum);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,11 @@
 package truncate
 
 import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
 )
@@ -13,16 +18,39 @@ type Raw struct {
 	objs   rados.Objects
 	layout layout.Layout
 	names  layout.Namer
+	prefix string
 	eof    uint64
+	lock   *CopyLock // nil unless opened with OpenRaw
 }
 
 var _ Destination = (*Raw)(nil)
 
 // NewRaw describes a raw object set whose current EOF is eof (0 for an
-// empty destination).
+// empty destination). It takes no lock; see OpenRaw.
 func NewRaw(objs rados.Objects, l layout.Layout, prefix string, eof uint64) *Raw {
-	return &Raw{objs: objs, layout: l, names: layout.Prefix(prefix), eof: eof}
+	return &Raw{objs: objs, layout: l, names: layout.Prefix(prefix), prefix: prefix, eof: eof}
 }
+
+// RawLockObject is the object a raw destination's copy lock is on: copy-from
+// replaces a data object whole, xattrs and all, so the lock cannot live on
+// one. It is removed when the copy ends (a killed copy leaves it, empty,
+// with a lock that expires).
+func RawLockObject(prefix string) string { return prefix + ".radoscp-lock" }
+
+// OpenRaw is NewRaw holding the copy lock (CopyLockName) on
+// RawLockObject(prefix) until Close: another live copy into the same prefix
+// gives a *HeldError.
+func OpenRaw(objs rados.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
+	r := NewRaw(objs, l, prefix, eof)
+	var err error
+	if r.lock, err = TakeCopyLock(objs, RawLockObject(prefix)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Lock is the copy lock, nil for a Raw made by NewRaw.
+func (r *Raw) Lock() *CopyLock { return r.lock }
 
 func (r *Raw) Objects() rados.Objects       { return r.objs }
 func (r *Raw) Layout() layout.Layout        { return r.layout }
@@ -30,11 +58,24 @@ func (r *Raw) Names() layout.Namer          { return r.names }
 func (r *Raw) EOF() uint64                  { return r.eof }
 func (r *Raw) Generation() rados.Generation { return rados.Generation{} }
 func (r *Raw) Offloadable(uint64) bool      { return true }
-func (r *Raw) Close() error                 { return nil }
+
+// Close releases the copy lock and removes its object, if OpenRaw took it.
+func (r *Raw) Close() error {
+	if r.lock == nil {
+		return nil
+	}
+	return r.lock.Release(true)
+}
 
 // Publish records eof: a raw object set has nowhere to store it, so the
-// caller reports it (and passes it back as the EOF of a later copy).
+// caller reports it (and passes it back as the EOF of a later copy). It
+// fails once the copy lock is lost.
 func (r *Raw) Publish(eof uint64) error {
+	if r.lock != nil {
+		if err := r.lock.Lost(); err != nil {
+			return fmt.Errorf("publish EOF %d: %w", eof, err)
+		}
+	}
 	r.eof = max(r.eof, eof)
 	return nil
 }
@@ -44,4 +85,62 @@ func (r *Raw) Checkpoint(uint64) error { return nil }
 
 func (r *Raw) CutBack(from, to uint64) error {
 	return trimObjects(r.objs, r.layout, r.names, r.eof, from, to, func(uint64) bool { return false })
+}
+
+// Replace empties the object set for a whole copy: every object that may
+// hold bytes below the EOF it was opened with is removed, up to width at a
+// time, and the EOF becomes 0, so that the copy runs with its window and
+// nothing of the old data (a tail past the new length, or an object where
+// the source has a hole) survives.
+func (r *Raw) Replace(width int) error {
+	if err := removeObjects(r.objs, r.names, 0, setsEnd(r.layout, r.eof), width); err != nil {
+		return err
+	}
+	r.eof = 0
+	return nil
+}
+
+// Existing returns the first object that exists among those holding bytes
+// [from, to), checked up to width at a time, or "" if none does.
+func (r *Raw) Existing(from, to uint64, width int) (string, error) {
+	if from >= to {
+		return "", nil
+	}
+	first := from / r.layout.SetSize() * r.layout.StripeCount
+	end := setsEnd(r.layout, to)
+	var found atomic.Pointer[string]
+	var mu sync.Mutex
+	var errs []error
+	next := make(chan uint64)
+	var wg sync.WaitGroup
+	for range min(uint64(max(width, 1)), end-first) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for obj := range next {
+				oid := r.names.ObjectName(obj)
+				_, err := r.objs.Stat(oid)
+				switch {
+				case err == nil:
+					found.CompareAndSwap(nil, &oid)
+				case !errors.Is(err, rados.ErrNotFound):
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for obj := first; obj < end && found.Load() == nil; obj++ {
+		next <- obj
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return "", err
+	}
+	if p := found.Load(); p != nil {
+		return r.objs.Ref(*p), nil
+	}
+	return "", nil
 }

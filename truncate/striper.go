@@ -1,11 +1,10 @@
 package truncate
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
+	"syscall"
 
 	gorados "github.com/ceph/go-ceph/rados"
 
@@ -70,23 +69,42 @@ func ReadStriperMeta(objs rados.Objects, name string) (StriperMeta, error) {
 
 // Striper is a libradosstriper object as a destination. Its published EOF
 // is striper.size, grown only (atomically, as libradosstriper does) once the
-// data below it is in place. It holds libradosstriper's shared lock while
-// open, so a `rados --striper rm` or truncate cannot run under the copy.
-// Object 0 carries the striper metadata and the lock, and copy-from would
+// data below it is in place. While open it holds the copy lock
+// (CopyLockName, exclusive: no other radoscp copy writes it meanwhile) and
+// libradosstriper's shared lock (so a `rados --striper rm` or truncate
+// cannot run under the copy), both on object 0 and renewed in the
+// background; a publish is refused once the copy lock was lost (a renewal
+// failed for LockDuration, or another client took it after it expired).
+// Object 0 carries the striper metadata and the locks, and copy-from would
 // replace them with the source's, so object 0 is always read and written.
 type Striper struct {
-	objs   rados.Objects
-	name   string
-	meta   StriperMeta
-	cookie string
+	objs    rados.Objects
+	name    string
+	meta    StriperMeta
+	existed bool
+	lock    *CopyLock
+	shared  *CopyLock
 }
 
 var _ Destination = (*Striper)(nil)
 
+// StriperOptions tune OpenStriperWith.
+type StriperOptions struct {
+	// NoClobber refuses an existing striped object: the error wraps
+	// rados.ErrExists and nothing is written.
+	NoClobber bool
+}
+
 // OpenStriper opens striped object name for writing, creating it with
 // layout l when it does not exist (l is ignored for an existing one, whose
-// own layout wins, as in libradosstriper).
+// own layout wins, as in libradosstriper). It takes the copy lock: another
+// live copy into name gives a *HeldError (errors.Is ErrHeld).
 func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, error) {
+	return OpenStriperWith(objs, name, l, StriperOptions{})
+}
+
+// OpenStriperWith is OpenStriper with options.
+func OpenStriperWith(objs rados.Objects, name string, l layout.Layout, o StriperOptions) (*Striper, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
@@ -100,17 +118,21 @@ func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, er
 	op.SetXattr(xattrSize, []byte("0"))
 	err := rados.ErrnoError("create striped object", objs.Ref(first), op.Operate(io, first, gorados.OperationNoFlag))
 	op.Release()
-	if err != nil && !errors.Is(err, rados.ErrExists) {
+	existed := errors.Is(err, rados.ErrExists)
+	if err != nil && !existed {
 		return nil, err
 	}
-
-	s := &Striper{objs: objs, name: name, cookie: newCookie()}
-	ret, err := io.LockShared(first, striperLock, s.cookie, striperLockTag, "radoscp copy", 0, nil)
-	if err == nil && ret != 0 {
-		err = fmt.Errorf("lock returned %d", ret)
+	if existed && o.NoClobber {
+		return nil, fmt.Errorf("striped object %s exists (%w)", objs.Ref(first), err)
 	}
-	if err != nil {
-		return nil, rados.ErrnoError("lock striped object", objs.Ref(first), err)
+
+	s := &Striper{objs: objs, name: name, existed: existed}
+	if s.lock, err = TakeCopyLock(objs, first); err != nil {
+		return nil, err
+	}
+	if s.shared, err = takeSharedLock(objs, first, striperLock, striperLockTag); err != nil {
+		s.lock.Release(false)
+		return nil, err
 	}
 	if s.meta, err = ReadStriperMeta(objs, name); err != nil {
 		s.Close()
@@ -119,11 +141,12 @@ func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, er
 	return s, nil
 }
 
-func newCookie() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+// Existed reports whether the striped object was there before it was
+// opened.
+func (s *Striper) Existed() bool { return s.existed }
+
+// Lock is the copy lock the destination holds.
+func (s *Striper) Lock() *CopyLock { return s.lock }
 
 func (s *Striper) Objects() rados.Objects       { return s.objs }
 func (s *Striper) Layout() layout.Layout        { return s.meta.Layout }
@@ -132,10 +155,13 @@ func (s *Striper) EOF() uint64                  { return s.meta.Size }
 func (s *Striper) Generation() rados.Generation { return rados.Generation{} }
 func (s *Striper) Offloadable(obj uint64) bool  { return obj != 0 }
 
-// Publish grows striper.size to eof.
+// Publish grows striper.size to eof, unless the copy lock was lost.
 func (s *Striper) Publish(eof uint64) error {
 	if eof <= s.meta.Size {
 		return nil
+	}
+	if err := s.lock.Lost(); err != nil {
+		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	first := s.Names().ObjectName(0)
 	if _, err := s.objs.Base().GrowXattr(first, xattrSize, eof); err != nil {
@@ -152,15 +178,75 @@ func (s *Striper) Checkpoint(eof uint64) error { return s.Publish(eof) }
 // CutBack trims the objects written past striper.size; object 0 is
 // truncated, never removed, as it holds the metadata.
 func (s *Striper) CutBack(from, to uint64) error {
-	return trimObjects(s.objs, s.meta.Layout, s.Names(), s.meta.Size, from, to, func(obj uint64) bool { return obj == 0 })
+	return trimObjects(s.objs, s.meta.Layout, s.Names(), s.meta.Size, from, to, keepFirst)
 }
 
-// Close releases the shared lock.
-func (s *Striper) Close() error {
+func keepFirst(obj uint64) bool { return obj == 0 }
+
+// Replace empties the striped object so that a whole copy can replace it:
+// striper.size goes to 0 and object 0's data is truncated in one op
+// (compared against the size read at open),
+// then every other object that holds bytes below max(size, dirty) is
+// removed, up to width at a time. dirty is how far an earlier, interrupted
+// copy may have written past the size. The same op stores rec as the
+// record (SetRecord), so a copy killed while removing objects leaves a
+// record saying how far to clean. Readers see the old content until the
+// size drops, then an empty object that grows with the copy.
+func (s *Striper) Replace(rec []byte, dirty uint64, width int) error {
+	end := max(s.meta.Size, dirty)
 	first := s.Names().ObjectName(0)
-	_, err := s.objs.Base().IOContext().Unlock(first, striperLock, s.cookie)
+	ok, err := s.objs.Base().ResetXattr(first, xattrSize, s.meta.Size, xattrSource, rec)
 	if err != nil {
-		return rados.ErrnoError("unlock", s.objs.Ref(first), err)
+		return fmt.Errorf("empty %s to replace it: %w", s.objs.Ref(first), err)
 	}
-	return nil
+	if !ok {
+		return fmt.Errorf("empty %s to replace it: %s changed since it was read (%d): another writer", s.objs.Ref(first), xattrSize, s.meta.Size)
+	}
+	s.meta.Size = 0
+	return removeObjects(s.objs, s.Names(), 1, setsEnd(s.meta.Layout, end), width)
+}
+
+// TrimPast removes or truncates what lies between the published EOF and
+// to: objects an interrupted earlier copy wrote beyond where this one
+// ended.
+func (s *Striper) TrimPast(to uint64) error {
+	return trimObjects(s.objs, s.meta.Layout, s.Names(), s.meta.Size, s.meta.Size, to, keepFirst)
+}
+
+// StoredSize reads striper.size afresh from the OSD.
+func (s *Striper) StoredSize() (uint64, error) {
+	m, err := ReadStriperMeta(s.objs, s.name)
+	return m.Size, err
+}
+
+// xattrSource records, while a copy runs, what it copies (see Record).
+const xattrSource = "radoscp.source"
+
+// Record returns the record of the copy in progress or interrupted (set by
+// SetRecord), or nil if there is none.
+func (s *Striper) Record() ([]byte, error) {
+	v, err := s.objs.Base().Xattr(s.Names().ObjectName(0), xattrSource)
+	if errors.Is(err, syscall.ENODATA) {
+		return nil, nil
+	}
+	return v, err
+}
+
+// SetRecord stores rec on object 0, where copy-from never writes.
+func (s *Striper) SetRecord(rec []byte) error {
+	return s.objs.Base().SetXattr(s.Names().ObjectName(0), xattrSource, rec)
+}
+
+// ClearRecord removes the record once the copy is complete.
+func (s *Striper) ClearRecord() error {
+	err := s.objs.Base().RmXattr(s.Names().ObjectName(0), xattrSource)
+	if errors.Is(err, syscall.ENODATA) {
+		return nil
+	}
+	return err
+}
+
+// Close releases both locks.
+func (s *Striper) Close() error {
+	return errors.Join(s.shared.Release(false), s.lock.Release(false))
 }

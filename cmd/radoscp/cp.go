@@ -13,14 +13,17 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/truncate"
 )
 
 // cpFlags are cp's own flags, besides the shared configuration.
 type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
-	noProgress                            bool
-	batch                                 string
-	fs                                    fsFlags
+	noProgress, noClobber                 bool
+	// offsetsGiven is set when --src-offset or --dst-offset was given.
+	offsetsGiven bool
+	batch        string
+	fs           fsFlags
 }
 
 func newCpCommand() *cobra.Command {
@@ -58,6 +61,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.length, "length", "", "bytes to copy (default: to SRC's EOF; required for rados: sources)")
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
+	cmd.Flags().BoolVar(&f.noClobber, "no-clobber", false, "refuse (exit 2) a destination that exists, before writing anything")
 	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -74,6 +78,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		f.offsetsGiven = cmd.Flags().Changed("src-offset") || cmd.Flags().Changed("dst-offset")
 		if f.batch != "" {
 			return runBatch(ctx, cmd, loader, cfg, f)
 		}
@@ -104,10 +109,16 @@ type cpRequest struct {
 	length, dstSize uint64
 	haveLength      bool
 	resume          bool
+	noClobber       bool
+	// ranged is a range copy (copy_file_range semantics: into the data
+	// that is there) rather than a whole copy, which replaces the
+	// destination: --src-offset or --dst-offset was given, or --length
+	// of a source that has a size of its own.
+	ranged bool
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
-	r := cpRequest{resume: f.fs.resume}
+	r := cpRequest{resume: f.fs.resume, noClobber: f.noClobber}
 	var err error
 	if r.src, err = ParseAddress(args[0]); err != nil {
 		return r, fmt.Errorf("source: %w", err)
@@ -144,8 +155,15 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 				return r, fmt.Errorf("%s does not apply to cephfs: copies, which copy whole files", v.flag)
 			}
 		}
+		if f.noClobber {
+			return r, fmt.Errorf("--no-clobber applies to rados: and striper: destinations; cephfs: copies do not support it yet")
+		}
 		return r, nil
 	}
+	if f.noClobber && r.resume {
+		return r, fmt.Errorf("--no-clobber and --resume contradict each other: a resume continues into an existing destination")
+	}
+	r.ranged = f.offsetsGiven || (r.haveLength && r.src.Scheme != SchemeRados)
 	if r.src.Scheme == SchemeRados && !r.haveLength {
 		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
 	}
@@ -189,6 +207,8 @@ func (r *runner) close() {
 }
 
 // copy opens both ends of req, copies with cfg's settings and reports.
+// The destination is locked (its copy lock) from before anything is
+// written until the copy has ended.
 func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
 	src, err := openSource(r.conn, cfg, req)
 	if err != nil {
@@ -198,14 +218,16 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	if err != nil {
 		return err
 	}
-	dst, err := openDestination(r.conn, cfg, req)
+	dst, err := openDestination(r.conn, cfg, req, length)
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
-	if req.resume {
-		req, length = resumed(dst.EOF(), req, length)
+	p, err := prepare(dst, src, cfg, req, length)
+	if err != nil {
+		return err
 	}
+	req, length = p.req, p.length
 
 	eofBefore := dst.EOF()
 	session, engine := r.session, r.engine
@@ -214,6 +236,12 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	bar.finish()
 	if errors.Is(cerr, radoscp.ErrInvalid) {
 		return usageError{cerr}
+	}
+	if cerr == nil {
+		cerr = p.finish(dst, max(eofBefore, req.dstOff+length))
+		if cerr != nil {
+			res.PublishedEOF = dst.EOF()
+		}
 	}
 	session.finish()
 	printResult(cmd.OutOrStdout(), cfg.JSON, res, cerr)
@@ -233,6 +261,97 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	default:
 		return cerr
 	}
+}
+
+// prepared is a copy made ready under the destination's lock: the request
+// (moved forward by --resume) and the record to finish with.
+type prepared struct {
+	req    cpRequest
+	length uint64
+	rec    *sourceRecord // striped destinations
+}
+
+// prepare readies dst for req under its copy lock, before the engine
+// writes anything:
+//
+//   - --resume (striped): the record left by the interrupted copy must be
+//     of this request and this source, unchanged (else invalid input); the
+//     request moves past the published EOF.
+//   - a whole copy (no --src-offset, --dst-offset, or --length of a sized
+//     source) replaces the destination: it is emptied first, so that the
+//     copy runs with its window and ends at the source's size.
+//   - a range copy writes into the data that is there (copy_file_range).
+//
+// Striped destinations get the record before any byte is written.
+func prepare(dst truncate.Destination, src radoscp.Source, cfg config.Config, req cpRequest, length uint64) (prepared, error) {
+	p := prepared{req: req, length: length}
+	width := statWidth(cfg)
+	switch d := dst.(type) {
+	case *truncate.Raw:
+		if !req.ranged {
+			if err := d.Replace(width); err != nil {
+				return p, fmt.Errorf("destination %s: %w", req.dst, err)
+			}
+		}
+		return p, nil
+	case *truncate.Striper:
+		old, err := readRecord(d, req)
+		if err != nil {
+			return p, err
+		}
+		rec, err := newSourceRecord(src, req, length, width)
+		if err != nil {
+			return p, err
+		}
+		if old != nil {
+			rec.Dirty = max(rec.Dirty, old.Dirty)
+		}
+		p.rec = &rec
+		switch {
+		case req.resume:
+			if err := checkResumable(old, rec, d.EOF(), req); err != nil {
+				return p, err
+			}
+			p.req, p.length = resumed(d.EOF(), req, length)
+			err = d.SetRecord(rec.encode())
+		case !req.ranged:
+			rec.Dirty = max(rec.Dirty, d.EOF())
+			err = d.Replace(rec.encode(), rec.Dirty, width)
+		default:
+			err = d.SetRecord(rec.encode())
+		}
+		if err != nil {
+			return p, fmt.Errorf("destination %s: %w", req.dst, err)
+		}
+	}
+	return p, nil
+}
+
+// finish completes a copy that succeeded, still under the lock: a striped
+// destination's striper.size, read afresh from the OSD, must be end (a
+// different one means another writer ignored the lock); whatever an
+// earlier interrupted copy wrote past end is cut back; the record goes.
+func (p prepared) finish(dst truncate.Destination, end uint64) error {
+	d, ok := dst.(*truncate.Striper)
+	if !ok || p.rec == nil {
+		return nil
+	}
+	size, err := d.StoredSize()
+	if err != nil {
+		return fmt.Errorf("reading back striper.size of %s: %w", p.req.dst, err)
+	}
+	if size != end {
+		return fmt.Errorf("%s: striper.size reads %d after the copy, expected %d: another writer changed the destination during the copy", p.req.dst, size, end)
+	}
+	if p.rec.Dirty > end {
+		if err := d.TrimPast(p.rec.Dirty); err != nil {
+			return fmt.Errorf("%s: removing what an interrupted copy left past EOF %d: %w", p.req.dst, end, err)
+		}
+	}
+	if err := d.ClearRecord(); err != nil {
+		return fmt.Errorf("%s: removing the record of the copy: %w", p.req.dst, err)
+	}
+	return nil
 }
 
 // copyOptions is what the configuration asks of every copy.

@@ -195,8 +195,11 @@ func TestE2ECopyJSON(t *testing.T) {
 	absent(t, b, objName(dst, 8))
 }
 
+// restrictedCaps grants write on the destination objects allow says, and
+// on the copy lock's object (truncate.RawLockObject) with the lock class.
 func restrictedCaps(dst string, allow func(int) bool) string {
-	caps := "allow r pool=radoscp-a"
+	lock := dst + ".radoscp-lock"
+	caps := "allow r pool=radoscp-a, allow rw pool=radoscp-b object_prefix " + lock + ", allow pool radoscp-b object_prefix " + lock + " class lock"
 	for i := 0; i < 8; i++ {
 		if allow(i) {
 			caps += ", allow rw pool=radoscp-b object_prefix " + objName(dst, i)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
@@ -65,7 +66,11 @@ func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Sou
 	}
 }
 
-func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest) (truncate.Destination, error) {
+// openDestination opens req's destination, holding its copy lock. An
+// existing destination with --no-clobber is invalid input (checked before
+// anything is written); a destination another live copy holds is a
+// failure naming that copy.
+func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length uint64) (truncate.Destination, error) {
 	p, err := openPool(conn, req.dst)
 	if err != nil {
 		return nil, err
@@ -74,14 +79,63 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest) (trunca
 	if err != nil {
 		return nil, usageError{err}
 	}
+	var dst truncate.Destination
 	switch req.dst.Scheme {
 	case SchemeStriper:
-		s, err := truncate.OpenStriper(p, req.dst.Name, l)
+		s, err := truncate.OpenStriperWith(p, req.dst.Name, l, truncate.StriperOptions{NoClobber: req.noClobber})
 		if err != nil {
-			return nil, fmt.Errorf("destination %s: %w", req.dst, err)
+			return nil, destinationError(req, err)
 		}
-		return s, nil
+		dst = s
 	default:
-		return truncate.NewRaw(p, l, req.dst.Name, req.dstSize), nil
+		if req.noClobber {
+			if req.dstSize > 0 {
+				return nil, usage("destination %s exists (--dst-size %d) and --no-clobber is set", req.dst, req.dstSize)
+			}
+			obj, err := truncate.NewRaw(p, l, req.dst.Name, 0).Existing(req.dstOff, req.dstOff+length, statWidth(cfg))
+			if err != nil {
+				return nil, fmt.Errorf("destination %s: %w", req.dst, err)
+			}
+			if obj != "" {
+				return nil, usage("destination %s exists (object %s) and --no-clobber is set", req.dst, obj)
+			}
+		}
+		r, err := truncate.OpenRaw(p, l, req.dst.Name, req.dstSize)
+		if err != nil {
+			return nil, destinationError(req, err)
+		}
+		dst = r
 	}
+	if h := lockOf(dst).TookOver; h != nil {
+		fmt.Fprintf(os.Stderr, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
+	}
+	return dst, nil
+}
+
+func destinationError(req cpRequest, err error) error {
+	switch {
+	case errors.Is(err, rados.ErrExists):
+		return usage("destination %s exists and --no-clobber is set (%v)", req.dst, err)
+	case errors.Is(err, truncate.ErrHeld):
+		return fmt.Errorf("%s is %w", req.dst, err)
+	}
+	return fmt.Errorf("destination %s: %w", req.dst, err)
+}
+
+// lockOf is the copy lock an opened destination holds.
+func lockOf(dst truncate.Destination) *truncate.CopyLock {
+	switch d := dst.(type) {
+	case *truncate.Striper:
+		return d.Lock()
+	case *truncate.Raw:
+		return d.Lock()
+	}
+	return nil
+}
+
+// statWidth is how many metadata operations (stats, removes) run at once
+// around a copy: the window, but at least 16 and at most 64 (they are
+// small operations).
+func statWidth(cfg config.Config) int {
+	return min(max(cfg.Window, 16), 64)
 }

@@ -13,10 +13,12 @@ import (
 // The least cephx caps of each command, as README.md documents them. A
 // client with exactly these succeeds; one without write on the
 // destination fails with EPERM naming the object, and nothing is left.
+// Every cp destination takes radoscp's copy lock (cls lock class).
 const (
 	capsMon        = "allow r"
-	capsRawCopy    = "allow r pool=radoscp-a, allow rw pool=radoscp-b"
-	capsStriperDst = capsRawCopy + ", allow pool radoscp-b class lock"
+	capsLock       = "allow pool radoscp-b class lock"
+	capsRawCopy    = "allow r pool=radoscp-a, allow rw pool=radoscp-b, " + capsLock
+	capsStriperDst = capsRawCopy
 	capsBench      = "allow rw pool=radoscp-b"
 )
 
@@ -53,15 +55,18 @@ func TestE2ELeastPrivilege(t *testing.T) {
 	t.Run("striper-without-lock-class", func(t *testing.T) {
 		d := test.UniqueName(t)
 		t.Cleanup(func() { removeStriper(t, conf, "radoscp-b", d) })
-		r := run(client(capsRawCopy), "cp", "--object-size", "1M", "striper:radoscp-a/"+striperSrc, "striper:radoscp-b/"+d)
+		r := run(client("allow r pool=radoscp-a, allow rw pool=radoscp-b"), "cp", "--object-size", "1M", "striper:radoscp-a/"+striperSrc, "striper:radoscp-b/"+d)
 		wantEPERM(t, r, "radoscp-b/"+d+".0000000000000000")
+		if !strings.Contains(r.stderr, "class lock") {
+			t.Errorf("stderr %q does not name the caps needed", r.stderr)
+		}
 	})
 	t.Run("raw-without-write", func(t *testing.T) {
 		d := test.UniqueName(t)
 		cleanupObjects(t, b, d, 4)
 		r := run(client("allow r pool=radoscp-a, allow r pool=radoscp-b"), "cp", "--object-size", "1M", "--length", "4M",
 			"rados:radoscp-a/"+src, "rados:radoscp-b/"+d)
-		wantEPERM(t, r, "radoscp-b/"+objName(d, 0))
+		wantEPERM(t, r, "radoscp-b/"+d+".radoscp-lock")
 		if objs := listNamed(t, conf, "radoscp-b", d); len(objs) > 0 {
 			t.Errorf("objects left in radoscp-b: %q", objs)
 		}
@@ -74,7 +79,7 @@ func TestE2ELeastPrivilege(t *testing.T) {
 		cleanupObjects(t, b, d, 4)
 		// --pin-source (the default) stats the source itself, which
 		// the caps do check.
-		r := run(client("allow rw pool=radoscp-b"), "cp", "--object-size", "1M", "--length", "4M", "--offload-only", "--pin-source=false",
+		r := run(client("allow rw pool=radoscp-b, "+capsLock), "cp", "--object-size", "1M", "--length", "4M", "--offload-only", "--pin-source=false",
 			"rados:radoscp-a/"+src, "rados:radoscp-b/"+d)
 		if r.code != 0 {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)

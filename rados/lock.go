@@ -1,0 +1,163 @@
+package rados
+
+import (
+	"encoding/binary"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+/*
+#include <stdlib.h>
+#include "radoscp.h"
+*/
+import "C"
+
+// Advisory locks of Ceph's lock object class (cls_lock): go-ceph's
+// rados_lock_* wrappers with errnos kept, and lock.unlock with a remove in
+// one op, whose input go-ceph does not build.
+
+// lockFlagMayRenew is cls_lock's LOCK_FLAG_MAY_RENEW (librados'
+// LIBRADOS_LOCK_FLAG_RENEW): taking a lock this client already holds with
+// the same cookie renews its expiration instead of failing with EEXIST.
+const lockFlagMayRenew byte = 1
+
+// LockResult is what a lock attempt found.
+type LockResult int
+
+const (
+	Locked     LockResult = iota // taken or renewed
+	LockBusy                     // held by another client or cookie (EBUSY)
+	LockExists                   // already held by this client and cookie (EEXIST)
+)
+
+// LockExclusive takes (or with renew, renews) the exclusive lock name on
+// oid for duration (rados_lock_exclusive); the OSD drops the lock once it
+// expires. Other failures keep their errno (EPERM: no class lock caps).
+func (p *Pool) LockExclusive(oid, name, cookie, desc string, duration time.Duration, renew bool) (LockResult, error) {
+	return p.lock(oid, name, cookie, "", desc, duration, renew, false)
+}
+
+// LockShared is LockExclusive for a shared lock with tag
+// (rados_lock_shared): shared lockers of one tag coexist.
+func (p *Pool) LockShared(oid, name, cookie, tag, desc string, duration time.Duration, renew bool) (LockResult, error) {
+	return p.lock(oid, name, cookie, tag, desc, duration, renew, true)
+}
+
+func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration, renew, shared bool) (LockResult, error) {
+	var flags *byte
+	if renew {
+		f := lockFlagMayRenew
+		flags = &f
+	}
+	var ret int
+	var err error
+	if shared {
+		ret, err = p.io.LockShared(oid, name, cookie, tag, desc, duration, flags)
+	} else {
+		ret, err = p.io.LockExclusive(oid, name, cookie, desc, duration, flags)
+	}
+	switch {
+	case err != nil:
+		return 0, wrap("lock "+name, p.Ref(oid), err)
+	case ret == -int(syscall.EBUSY):
+		return LockBusy, nil
+	case ret == -int(syscall.EEXIST):
+		return LockExists, nil
+	case ret < 0:
+		return 0, errnoError("lock "+name, p.Ref(oid), ret)
+	}
+	return Locked, nil
+}
+
+// Locker is one holder of a lock.
+type Locker struct {
+	Client string // "client.4123"
+	Cookie string
+	Addr   string
+}
+
+// Lockers lists the holders of lock name on oid (rados_list_lockers);
+// expired holders are not listed. A missing object gives ErrNotFound.
+func (p *Pool) Lockers(oid, name string) ([]Locker, error) {
+	info, err := p.io.ListLockers(oid, name)
+	if err != nil {
+		return nil, wrap("list lockers "+name, p.Ref(oid), err)
+	}
+	var ls []Locker
+	for i := 0; i < info.NumLockers && i < len(info.Clients) && i < len(info.Cookies); i++ {
+		l := Locker{Client: info.Clients[i], Cookie: info.Cookies[i]}
+		if i < len(info.Addrs) {
+			l.Addr = info.Addrs[i]
+		}
+		ls = append(ls, l)
+	}
+	return ls, nil
+}
+
+// BreakLock removes holder l of lock name on oid (rados_break_lock). It
+// reports false when l no longer held it.
+func (p *Pool) BreakLock(oid, name string, l Locker) (bool, error) {
+	ret, err := p.io.BreakLock(oid, name, l.Client, l.Cookie)
+	if err != nil {
+		return false, wrap("break lock "+name, p.Ref(oid), err)
+	}
+	if ret == -int(syscall.ENOENT) {
+		return false, nil
+	}
+	if ret < 0 {
+		return false, errnoError("break lock "+name, p.Ref(oid), ret)
+	}
+	return true, nil
+}
+
+// Unlock releases this client's lock name with cookie on oid
+// (rados_unlock); a lock no longer held (expired, broken) is not an error.
+func (p *Pool) Unlock(oid, name, cookie string) error {
+	ret, err := p.io.Unlock(oid, name, cookie)
+	if err != nil {
+		return wrap("unlock "+name, p.Ref(oid), err)
+	}
+	if ret < 0 && ret != -int(syscall.ENOENT) {
+		return errnoError("unlock "+name, p.Ref(oid), ret)
+	}
+	return nil
+}
+
+// UnlockAndRemove releases this client's exclusive lock name with cookie
+// on oid and removes oid in one op (cls lock.unlock, then remove), so that
+// a lock object is never removed under another holder. If the lock is no
+// longer held by this client (ENOENT), nothing changes and that is
+// reported as ErrNotFound.
+func (p *Pool) UnlockAndRemove(oid, name, cookie string) error {
+	coid := C.CString(oid)
+	defer C.free(unsafe.Pointer(coid))
+	in, n := cBytes(encodeStrings(name, cookie))
+	defer C.free(unsafe.Pointer(in))
+	ret := C.radoscp_unlock_remove(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), in, n)
+	return errnoError("unlock and remove", p.Ref(oid), int(ret))
+}
+
+// encodeStrings is a struct of strings under ENCODE_START(1, 1), such as
+// cls_lock_unlock_op (name, cookie).
+func encodeStrings(ss ...string) []byte {
+	var body []byte
+	for _, s := range ss {
+		body = appendString(body, s)
+	}
+	return envelope(body)
+}
+
+// envelope is Ceph's ENCODE_START(1, 1, bl) ... ENCODE_FINISH: version,
+// compat version, then the body's length (u32 little-endian).
+func envelope(body []byte) []byte {
+	out := []byte{1, 1}
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(body)))
+	return append(out, body...)
+}
+
+// appendString is Ceph's encoding of a std::string: u32 length, bytes.
+func appendString(b []byte, s string) []byte {
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
