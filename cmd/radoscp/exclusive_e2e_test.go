@@ -42,7 +42,7 @@ func wantStriper(t *testing.T, conf, name string, want []byte) {
 // winner's source.
 func TestE2EConcurrentCopiesOneWins(t *testing.T) {
 	conf := test.Conf(t)
-	slow := slowConf(t, conf, "0.5")
+	slow := test.SlowConf(t, 0.5)
 	srcA, dataA := makeStriperSource(t, conf, "radoscp-a", 12*oneMiB+777)
 	srcB, dataB := makeStriperSource(t, conf, "radoscp-a", 3*oneMiB+5)
 	cp := func(conf, src, dst string) []string {
@@ -107,7 +107,7 @@ func TestE2EConcurrentCopiesOneWins(t *testing.T) {
 // holder's pid gone, breaks the lock, takes it over and finishes the copy.
 func TestE2EKilledCopyLockTakenOver(t *testing.T) {
 	conf := test.Conf(t)
-	slow := slowConf(t, conf, "0.5")
+	slow := test.SlowConf(t, 0.5)
 	src, data := makeStriperSource(t, conf, "radoscp-a", 10*oneMiB+4321)
 	for _, c := range confs(t, conf) {
 		for _, resume := range []bool{true, false} {
@@ -232,7 +232,7 @@ func TestE2EWholeCopyReplaces(t *testing.T) {
 // same one changed since, is refused with exit 2 and nothing is written.
 func TestE2EResumeRefusesAnotherSource(t *testing.T) {
 	conf := test.Conf(t)
-	slow := slowConf(t, conf, "0.5")
+	slow := test.SlowConf(t, 0.5)
 	obj1, data1 := makeStriperSource(t, conf, "radoscp-a", 2*oneMiB+3)
 	big, _ := makeStriperSource(t, conf, "radoscp-a", 10*oneMiB+11)
 	for _, c := range confs(t, conf) {

@@ -2,47 +2,20 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
-
-// slowConf derives from conf a conf whose clients get every OSD reply up to
-// max seconds late (ms inject delay, under [client]), so that a copy lasts
-// long enough to be raced, killed or resumed. It is named ceph.conf in a
-// directory of its own: the conf's basename sets $cluster, which the
-// keyring path uses.
-func slowConf(t *testing.T, conf string, max string) string {
-	t.Helper()
-	b, err := os.ReadFile(conf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	inject := "ms inject delay type = osd\nms inject delay probability = 1\nms inject delay max = " + max + "\n"
-	text := string(b)
-	if i := strings.Index(text, "[client]\n"); i >= 0 {
-		i += len("[client]\n")
-		text = text[:i] + inject + text[i:]
-	} else {
-		text += "\n[client]\n" + inject
-	}
-	path := filepath.Join(t.TempDir(), "ceph.conf")
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // confs are the two kinds of client every end-to-end test of the copy lock
 // runs with: the cluster's own and a slow one.
 func confs(t *testing.T, conf string) []struct{ name, conf string } {
-	return []struct{ name, conf string }{{"normal", conf}, {"slow", slowConf(t, conf, "0.5")}}
+	return []struct{ name, conf string }{{"normal", conf}, {"slow", test.SlowConf(t, 0.5)}}
 }
 
 // copyLockHolders lists the cookies holding radoscp's copy lock on oid, as
