@@ -19,15 +19,14 @@ const autoStart = 2 * DefaultWindow
 
 // autoWindow adapts one copy's window with AIMD (window.NewSlowStartAIMD)
 // from the latency of each completed operation: copy-from latency as
-// librados measured it, submit-to-wait for client read-and-writes. An
+// librados measured it, start to end for client read-and-writes. An
 // observation window closes after as many completions as the width it was
 // sent at, which is about one round trip. It lives across the phases of
 // one copy and runs on the dispatcher's goroutine only.
 type autoWindow struct {
 	aimd    *window.AIMD
 	obs     Observer
-	started []time.Time      // submit time of operation i, at i % len
-	pending []window.Pending // operation i's completion, at i % len
+	pending []opPending // operation i's completion, at i % len
 	seen    int
 	from    time.Time // when the current observation window opened
 	peak    int
@@ -38,27 +37,21 @@ func newAutoWindow(maxWidth int, obs Observer) *autoWindow {
 	// Up to Lookahead windows of operations are submitted and not yet
 	// collected at once.
 	slots := window.Lookahead * a.Max()
-	return &autoWindow{aimd: a, obs: obs, started: make([]time.Time, slots),
-		pending: make([]window.Pending, slots), peak: a.Width()}
+	return &autoWindow{aimd: a, obs: obs, pending: make([]opPending, slots), peak: a.Width()}
 }
-
-// latencyOf is what a completion knows of its own latency.
-type latencyOf interface{ Latency() time.Duration }
-
-// Latency is the copy-from's latency as librados measured it, free of the
-// time it waited for earlier operations to be collected.
-func (cp *copyFromPending) Latency() time.Duration { return cp.p.Latency() }
 
 // run is window.RunAdaptive, feeding every completion to the AIMD. size
 // gives the bytes operation i carries.
-func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint64, submit window.Submit, done func(uint64, error)) window.Result {
+func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint64, submit func(context.Context, uint64) (opPending, error), done func(uint64, error)) window.Result {
 	slots := uint64(len(w.pending))
 	w.seen, w.from = 0, time.Now()
 	sub := func(ctx context.Context, i uint64) (window.Pending, error) {
-		w.started[i%slots] = time.Now()
 		p, err := submit(ctx, i)
+		if err != nil {
+			return nil, err
+		}
 		w.pending[i%slots] = p
-		return p, err
+		return p, nil
 	}
 	fin := func(i uint64, err error) {
 		done(i, err)
@@ -67,11 +60,7 @@ func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint
 		if err != nil {
 			return
 		}
-		lat := time.Since(w.started[i%slots])
-		if l, ok := p.(latencyOf); ok {
-			lat = l.Latency()
-		}
-		w.aimd.Observe(lat, int64(size(i)))
+		w.aimd.Observe(p.Latency(), int64(size(i)))
 		if w.seen++; w.seen < w.aimd.Width() {
 			return
 		}

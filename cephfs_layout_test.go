@@ -8,7 +8,7 @@ import (
 	"github.com/ceph/go-ceph/cephfs"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -54,7 +54,7 @@ func TestLayoutMatchesCephFSObjects(t *testing.T) {
 				t.Fatal(err)
 			}
 			names := layout.CephFS(uint64(st.Inode))
-			var objs rados.Objects = pool
+			var objs store.Objects = pool
 			assertEqual(t, "file read through the layout mapping", readFile(t, objs, l, names, 0, uint64(len(data))), data)
 			for obj := range l.ObjectsFor(uint64(len(data))) {
 				s, err := pool.Stat(names.ObjectName(obj))

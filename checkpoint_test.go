@@ -11,7 +11,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/truncate/desttest"
 )
@@ -21,25 +21,25 @@ import (
 // place at that moment.
 type genDest struct {
 	*truncate.Raw
-	gen   rados.Generation
+	gen   store.Generation
 	check func(eof uint64)
 }
 
-func (d *genDest) Generation() rados.Generation { return d.gen }
+func (d *genDest) Generation() store.Generation { return d.gen }
 func (d *genDest) Checkpoint(eof uint64) error  { d.check(eof); return nil }
 
 // genRecorder remembers the generation each copy-from carried.
 type genRecorder struct {
-	rados.Objects
+	store.Objects
 	mu   sync.Mutex
-	gens map[string]rados.Generation
+	gens map[string]store.Generation
 }
 
-func (g *genRecorder) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
+func (g *genRecorder) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
 	g.mu.Lock()
 	g.gens[dstOid] = o.Generation
 	g.mu.Unlock()
-	return g.Objects.Submit(dstOid, src, srcOid, o)
+	return g.Objects.Submit(dstOid, src, o)
 }
 
 // tickClock moves on by step every time it is read: with a step of a
@@ -64,11 +64,11 @@ func (c *tickClock) Now() time.Time {
 func TestCheckpointsAndObjectGenerations(t *testing.T) {
 	l := layout.Layout{StripeUnit: 64 << 10, StripeCount: 2, ObjectSize: 128 << 10}
 	f := newFixture(t, l, 40*int(l.SetSize()))
-	rec := &genRecorder{Objects: f.dst, gens: map[string]rados.Generation{}}
+	rec := &genRecorder{Objects: f.dst, gens: map[string]store.Generation{}}
 	var checkpoints []uint64
 	d := &genDest{
 		Raw: truncate.NewRaw(rec, l, "dst", 0),
-		gen: rados.Generation{Seq: 3, Size: 5*l.SetSize() + 70<<10},
+		gen: store.Generation{Seq: 3, Size: 5*l.SetSize() + 70<<10},
 		check: func(eof uint64) {
 			if !bytes.Equal(f.read(t, 0, eof), f.data[:eof]) {
 				t.Errorf("checkpoint %d: the prefix is not in place", eof)
@@ -88,7 +88,7 @@ func TestCheckpointsAndObjectGenerations(t *testing.T) {
 		}
 	}
 	for obj := range l.ObjectsFor(uint64(len(f.data))) {
-		want := rados.Generation{Seq: 3, Size: l.ObjectLength(d.gen.Size, obj)}
+		want := store.Generation{Seq: 3, Size: l.ObjectLength(d.gen.Size, obj)}
 		if got := rec.gens[dstNames.ObjectName(obj)]; got != want {
 			t.Fatalf("object %d: generation %+v, want %+v", obj, got, want)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
@@ -32,7 +33,7 @@ type real struct {
 	data       []byte
 	source     radoscp.Source
 	engine     *radoscp.Engine
-	dstObjects rados.Objects // what the engine writes through
+	dstObjects store.Objects // what the engine writes through
 	l          layout.Layout
 }
 
@@ -95,7 +96,7 @@ func (r *real) existing(t testing.TB, from, to uint64) []uint64 {
 		_, err := r.b.Stat(layout.Prefix(r.dstName).ObjectName(i))
 		if err == nil {
 			found = append(found, i)
-		} else if !errors.Is(err, rados.ErrNotFound) {
+		} else if !errors.Is(err, store.ErrNotFound) {
 			t.Fatal(err)
 		}
 	}
@@ -214,7 +215,7 @@ func TestRealFirstObjectFailureKeepsEOF(t *testing.T) {
 	r := newReal(t, mb1, 8*mib)
 	r.useConn(t, r.restricted(t, 8, 0))
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 8*mib, radoscp.Options{Window: 8})
-	r.assertNothingCopied(t, res, err, rados.ErrPermission, 8)
+	r.assertNothingCopied(t, res, err, store.ErrPermission, 8)
 }
 
 // Object 5 is denied, objects after it are allowed and really written in
@@ -223,7 +224,7 @@ func TestRealMidCopyFailurePublishesOnlyThePrefix(t *testing.T) {
 	r := newReal(t, mb1, 16*mib)
 	r.useConn(t, r.restricted(t, 16, 5))
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 16*mib, radoscp.Options{Window: 16})
-	if !errors.Is(err, rados.ErrPermission) || !strings.Contains(err.Error(), layout.Prefix(r.dstName).ObjectName(5)) {
+	if !errors.Is(err, store.ErrPermission) || !strings.Contains(err.Error(), layout.Prefix(r.dstName).ObjectName(5)) {
 		t.Fatalf("got %v, want EPERM naming object 5", err)
 	}
 	if res.Bytes != 5*mib || res.PublishedEOF != 5*mib || !res.CutBack {
@@ -241,7 +242,7 @@ func TestRealEveryCopyFromFails(t *testing.T) {
 	r := newReal(t, mb1, 6*mib)
 	test.InjectCopyFromError(t, true)
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 6*mib, radoscp.Options{Window: 4})
-	r.assertNothingCopied(t, res, err, rados.ErrIO, 6)
+	r.assertNothingCopied(t, res, err, store.ErrIO, 6)
 }
 
 // A total failure at an offset past EOF keeps the old EOF, the data below
@@ -252,7 +253,7 @@ func TestRealTotalFailurePastEOF(t *testing.T) {
 	writeFile(t, r.b, mb1, layout.Prefix(r.dstName), 0, old)
 	test.InjectCopyFromError(t, true)
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(2*mib), 5*mib, 3*mib, radoscp.Options{Window: 4})
-	if !errors.Is(err, rados.ErrIO) || res.Bytes != 0 || res.PublishedEOF != 2*mib {
+	if !errors.Is(err, store.ErrIO) || res.Bytes != 0 || res.PublishedEOF != 2*mib {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	assertEqual(t, "old data", r.read(t, 0, 2*mib), old)
@@ -269,7 +270,7 @@ func TestRealIOErrorBeatsSubmissionFailure(t *testing.T) {
 	r.useConn(t, r.restricted(t, 10, 2))
 	r.dstObjects = faults.New(1, faults.Rule{Kind: faults.SubmitCopy, Object: layout.Prefix(r.dstName).ObjectName(6), Errno: syscall.ENOMEM}).Wrap(r.dstObjects)
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 10*mib, radoscp.Options{Window: 8})
-	if !errors.Is(err, rados.ErrPermission) || errors.Is(err, syscall.ENOMEM) {
+	if !errors.Is(err, store.ErrPermission) || errors.Is(err, syscall.ENOMEM) {
 		t.Fatalf("got %v, want the EPERM of object 2", err)
 	}
 	if res.Bytes != 2*mib {
@@ -298,7 +299,7 @@ func TestRealMiddleOfFile(t *testing.T) {
 			copied := uint64(4 * mib)
 			if fail {
 				copied = 2 * mib
-				if !errors.Is(err, rados.ErrPermission) {
+				if !errors.Is(err, store.ErrPermission) {
 					t.Fatalf("got %v", err)
 				}
 			} else if err != nil {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -26,7 +26,7 @@ const DefaultChunk = 4 << 20
 // Source is what a copy reads: objects, their layout and naming, and the
 // file's size. Bytes at or past Size are not part of it.
 type Source struct {
-	Objects rados.Objects
+	Objects store.Objects
 	Layout  layout.Layout
 	Names   layout.Namer
 	Size    uint64
@@ -52,7 +52,7 @@ type Options struct {
 	// against.
 	ClientOnly bool
 	// SrcFadvise and DstFadvise are passed with every copy-from.
-	SrcFadvise, DstFadvise rados.Fadvise
+	SrcFadvise, DstFadvise store.Fadvise
 	// PinSource reads the version of every source object before copying
 	// and pins each copy to it, so that a source changing during the copy
 	// fails it (ErrSourceChanged) instead of mixing old and new data. It
@@ -82,7 +82,7 @@ type Result struct {
 	// Objects is how many objects copy-from copied.
 	Objects uint64
 	// Generation is the destination generation sent with every copy-from.
-	Generation rados.Generation
+	Generation store.Generation
 	// Window is the effective window: 1 when Serial; with Options.Auto,
 	// the widest the window reached.
 	Window int
@@ -166,7 +166,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 		if err == nil {
 			break
 		}
-		if errors.Is(err, rados.ErrNotSupported) && r.copyFrom && e.Offload() {
+		if errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload() {
 			e.disableOffload(err)
 			err = nil
 			continue
@@ -174,7 +174,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 		break
 	}
 	res.Bytes = done
-	if done == 0 && errors.Is(err, errOffloadOnly) {
+	if done == 0 && errors.Is(err, ErrOffloadOnly) {
 		err = fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if cp.auto != nil {

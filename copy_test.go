@@ -11,9 +11,9 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/fake"
 	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -39,7 +39,7 @@ func newFixture(t testing.TB, l layout.Layout, size int, rules ...faults.Rule) *
 	f := &fixture{store: fake.New(), data: randomData(uint64(size), size), obs: &recorder{}}
 	f.srcP, f.dstP = f.store.Pool("a"), f.store.Pool("b")
 	writeFile(t, f.srcP, l, srcNames, 0, f.data)
-	var dst rados.Objects = f.dstP
+	var dst store.Objects = f.dstP
 	if len(rules) > 0 {
 		dst = faults.New(1, rules...).Wrap(dst)
 	}
@@ -152,7 +152,7 @@ func TestFirstObjectFailure(t *testing.T) {
 	f := newFixture(t, small, 8*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(0), Errno: syscall.EIO})
 	f.store.Latency = func(string) time.Duration { return time.Millisecond }
 	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 8*obj, radoscp.Options{Window: 8})
-	if !errors.Is(err, rados.ErrIO) || !strings.Contains(err.Error(), "dst.00000000") {
+	if !errors.Is(err, store.ErrIO) || !strings.Contains(err.Error(), "dst.00000000") {
 		t.Fatalf("got %v, want EIO naming the object", err)
 	}
 	if res.Bytes != 0 || res.PublishedEOF != 0 || !res.CutBack {
@@ -168,7 +168,7 @@ func TestFirstObjectFailure(t *testing.T) {
 func TestMidCopyFailurePublishesOnlyThePrefix(t *testing.T) {
 	f := newFixture(t, small, 16*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(5), Errno: syscall.EIO, Delay: 20 * time.Millisecond})
 	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 16*obj, radoscp.Options{Window: 16})
-	if !errors.Is(err, rados.ErrIO) {
+	if !errors.Is(err, store.ErrIO) {
 		t.Fatalf("got %v, want EIO", err)
 	}
 	if res.Bytes != 5*obj || res.PublishedEOF != 5*obj || !res.CutBack {
@@ -189,7 +189,7 @@ func TestStripedFailureMidSetPublishesWholeSets(t *testing.T) {
 	faulty := faults.New(1, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(7), Errno: syscall.EIO})
 	dst := truncate.NewRaw(faulty.Wrap(f.dstP), striped, "dst", 0)
 	res, err := f.engine.Copy(context.Background(), f.source, 0, dst, 0, 4*set, radoscp.Options{Window: 12})
-	if !errors.Is(err, rados.ErrIO) {
+	if !errors.Is(err, store.ErrIO) {
 		t.Fatalf("got %v, want EIO", err)
 	}
 	// Object 7 is in set 2: sets 0 and 1 are the prefix.
@@ -208,7 +208,7 @@ func TestIOErrorBeatsLaterSubmissionFailure(t *testing.T) {
 		faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(3), Errno: syscall.EIO, Delay: 10 * time.Millisecond},
 		faults.Rule{Kind: faults.SubmitCopy, Object: dstNames.ObjectName(6), Errno: syscall.ENOMEM})
 	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 10*obj, radoscp.Options{Window: 8})
-	if !errors.Is(err, rados.ErrIO) || errors.Is(err, syscall.ENOMEM) {
+	if !errors.Is(err, store.ErrIO) || errors.Is(err, syscall.ENOMEM) {
 		t.Fatalf("got %v, want the EIO of object 3", err)
 	}
 	if res.Bytes != 3*obj {
@@ -233,7 +233,7 @@ func TestTotalFailurePastEOFKeepsEOFAndHole(t *testing.T) {
 	old := randomData(99, 2*obj)
 	writeFile(t, f.dstP, small, dstNames, 0, old)
 	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(2*obj), 5*obj, 3*obj, radoscp.Options{Window: 8})
-	if !errors.Is(err, rados.ErrIO) {
+	if !errors.Is(err, store.ErrIO) {
 		t.Fatalf("got %v", err)
 	}
 	if res.Bytes != 0 || res.PublishedEOF != 2*obj {
@@ -265,7 +265,7 @@ func TestMiddleOfFileIsSerial(t *testing.T) {
 			copied := uint64(4 * obj)
 			if fail {
 				copied = 2 * obj
-				if !errors.Is(err, rados.ErrIO) {
+				if !errors.Is(err, store.ErrIO) {
 					t.Fatalf("got %v", err)
 				}
 				if f.dst.submits.Load() != 3 {
@@ -315,7 +315,7 @@ func TestNoCopyFromSupportFallsBack(t *testing.T) {
 func TestOtherErrorsDoNotFallBack(t *testing.T) {
 	f := newFixture(t, small, 4*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(1), Errno: syscall.EPERM})
 	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 4*obj, radoscp.Options{Window: 4})
-	if !errors.Is(err, rados.ErrPermission) || !f.engine.Offload() {
+	if !errors.Is(err, store.ErrPermission) || !f.engine.Offload() {
 		t.Fatalf("got %v, offload %v", err, f.engine.Offload())
 	}
 }
@@ -397,7 +397,7 @@ func TestInvalidInputWritesNothing(t *testing.T) {
 func TestOffloadOnlyRefusesClientCopies(t *testing.T) {
 	f := newFixture(t, small, 4*obj)
 	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 100, obj, radoscp.Options{OffloadOnly: true})
-	if !errors.Is(err, radoscp.ErrInvalid) || !strings.Contains(err.Error(), "offload-only") {
+	if !errors.Is(err, radoscp.ErrInvalid) || !errors.Is(err, radoscp.ErrOffloadOnly) {
 		t.Fatalf("got %v", err)
 	}
 	if left := f.objectsFrom(0, 8); len(left) != 0 {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/fake"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -24,10 +24,14 @@ type instant struct{ *fake.Pool }
 
 type done struct{}
 
+// closed is a completion that has already happened.
+var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+func (done) Ready() <-chan struct{} { return closed }
 func (done) Wait() error            { return nil }
 func (done) Latency() time.Duration { return 0 }
 
-func (instant) Submit(string, rados.Objects, string, rados.CopyOptions) (rados.Pending, error) {
+func (instant) Submit(string, store.Location, store.CopyOptions) (store.Pending, error) {
 	return done{}, nil
 }
 

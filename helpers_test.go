@@ -10,7 +10,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -24,7 +24,7 @@ func randomData(seed uint64, n int) []byte { return test.RandomData(seed, n) }
 
 // writeFile stores data as a file of layout l named by names, the way a
 // striping client would: extent by extent.
-func writeFile(t testing.TB, objs rados.Objects, l layout.Layout, names layout.Namer, off uint64, data []byte) {
+func writeFile(t testing.TB, objs store.Objects, l layout.Layout, names layout.Namer, off uint64, data []byte) {
 	t.Helper()
 	for ext := range l.Extents(off, uint64(len(data))) {
 		at := ext.FileOff - off
@@ -36,13 +36,13 @@ func writeFile(t testing.TB, objs rados.Objects, l layout.Layout, names layout.N
 
 // readFile reads [off, off+n) of a file independently of the engine:
 // missing objects and bytes past an object's end read as zeros.
-func readFile(t testing.TB, objs rados.Objects, l layout.Layout, names layout.Namer, off, n uint64) []byte {
+func readFile(t testing.TB, objs store.Objects, l layout.Layout, names layout.Namer, off, n uint64) []byte {
 	t.Helper()
 	out := make([]byte, n)
 	for ext := range l.Extents(off, n) {
 		at := ext.FileOff - off
 		_, err := objs.Read(names.ObjectName(ext.ObjectNo), out[at:at+ext.Length], ext.ObjectOff)
-		if err != nil && !errors.Is(err, rados.ErrNotFound) {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			t.Fatal(err)
 		}
 	}
@@ -57,13 +57,13 @@ func assertEqual(t testing.TB, what string, got, want []byte) {
 // counting wraps Objects to count copy-froms and track how many are in
 // flight at once.
 type counting struct {
-	rados.Objects
+	store.Objects
 	submits     atomic.Int64
 	inFlight    atomic.Int64
 	maxInFlight atomic.Int64
 }
 
-func (c *counting) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
+func (c *counting) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
 	n := c.inFlight.Add(1)
 	for {
 		m := c.maxInFlight.Load()
@@ -72,7 +72,7 @@ func (c *counting) Submit(dstOid string, src rados.Objects, srcOid string, o rad
 		}
 	}
 	c.submits.Add(1)
-	p, err := c.Objects.Submit(dstOid, src, srcOid, o)
+	p, err := c.Objects.Submit(dstOid, src, o)
 	if err != nil {
 		c.inFlight.Add(-1)
 		return nil, err
@@ -81,7 +81,7 @@ func (c *counting) Submit(dstOid string, src rados.Objects, srcOid string, o rad
 }
 
 type countedPending struct {
-	rados.Pending
+	store.Pending
 	c    *counting
 	once sync.Once
 }

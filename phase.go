@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/window"
 )
@@ -49,7 +49,7 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 			c.res.Fallback = true
 			if c.opts.OffloadOnly && !c.opts.ClientOnly {
 				return phaseResult{}, fmt.Errorf("%w is set: bytes [%d, %d) cannot be copied by copy-from (%s)",
-					errOffloadOnly, s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
+					ErrOffloadOnly, s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
 			}
 		}
 	}
@@ -59,7 +59,7 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 
 	var failed bool
 	var progress uint64 = dstOff
-	submit := func(ctx context.Context, i uint64) (window.Pending, error) {
+	submit := func(ctx context.Context, i uint64) (opPending, error) {
 		o := ops.at(i)
 		c.e.obs.InFlight(1)
 		p, err := c.start(o)
@@ -93,7 +93,7 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if c.auto != nil {
 		r = c.auto.run(ctx, ops.n, func(i uint64) uint64 { return ops.at(i).length }, submit, done)
 	} else {
-		r = window.Run(ctx, ops.n, width, submit, done)
+		r = window.Run(ctx, ops.n, width, func(ctx context.Context, i uint64) (window.Pending, error) { return submit(ctx, i) }, done)
 	}
 	pr := phaseResult{bytes: progress - dstOff}
 	if r.Submitted > 0 {
@@ -128,9 +128,10 @@ func (c *copier) checkpoint(eof uint64) {
 	c.e.log.Debug("checkpoint", "eof", eof)
 }
 
-// errOffloadOnly is a phase refused by Options.OffloadOnly before it wrote
-// anything.
-var errOffloadOnly = errors.New("--offload-only")
+// ErrOffloadOnly is a copy refused by Options.OffloadOnly because some of
+// its bytes cannot go by copy-from: refused before anything was written
+// when it is the copy's first phase (then it also matches ErrInvalid).
+var ErrOffloadOnly = errors.New("offload only is set")
 
 func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 	switch {
@@ -143,8 +144,16 @@ func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 	}
 }
 
+// opPending is every operation a copy starts: a copy-from or a client
+// read-and-write. The window sees each complete (Ready) before its turn to
+// be collected comes; the automatic window learns from its Latency.
+type opPending interface {
+	window.Readier
+	Latency() time.Duration
+}
+
 // start submits one operation.
-func (c *copier) start(o op) (window.Pending, error) {
+func (c *copier) start(o op) (opPending, error) {
 	switch o.kind {
 	case opCopyFrom:
 		return c.copyFrom(o)
@@ -155,9 +164,9 @@ func (c *copier) start(o op) (window.Pending, error) {
 	}
 }
 
-func (c *copier) copyFrom(o op) (window.Pending, error) {
+func (c *copier) copyFrom(o op) (opPending, error) {
 	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
-	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects, srcOid, rados.CopyOptions{
+	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects.Locate(srcOid), store.CopyOptions{
 		SrcVersion: c.pins.version(o.srcObj),
 		SrcFadvise: c.opts.SrcFadvise,
 		DstFadvise: c.opts.DstFadvise,
@@ -166,39 +175,34 @@ func (c *copier) copyFrom(o op) (window.Pending, error) {
 	if err != nil {
 		return nil, err
 	}
-	cp := &copyFromPending{c: c, p: p, o: o, srcOid: srcOid, dstOid: dstOid}
-	if r, ok := p.(interface{ Ready() <-chan struct{} }); ok {
-		return readyCopyFrom{cp, r.Ready()}, nil
-	}
-	return cp, nil
+	return &copyFromPending{c: c, p: p, o: o, srcOid: srcOid, dstOid: dstOid}, nil
 }
-
-// readyCopyFrom is a copy-from whose completion the window can see before
-// its turn to be waited on comes (window.Readier).
-type readyCopyFrom struct {
-	*copyFromPending
-	ready <-chan struct{}
-}
-
-func (r readyCopyFrom) Ready() <-chan struct{} { return r.ready }
 
 // objectGeneration is what a client writing object obj of a file with
 // generation g sends: the sequence, and the file's truncate size mapped
 // onto the object (Ceph's Striper::object_truncate_size, which is the
 // length the object has in a file of that size).
-func objectGeneration(g rados.Generation, l layout.Layout, obj uint64) rados.Generation {
+func objectGeneration(g store.Generation, l layout.Layout, obj uint64) store.Generation {
 	if g.Seq == 0 {
-		return rados.Generation{}
+		return store.Generation{}
 	}
-	return rados.Generation{Seq: g.Seq, Size: l.ObjectLength(g.Size, obj)}
+	return store.Generation{Seq: g.Seq, Size: l.ObjectLength(g.Size, obj)}
 }
 
 type copyFromPending struct {
 	c              *copier
-	p              rados.Pending
+	p              store.Pending
 	o              op
 	srcOid, dstOid string
 }
+
+var _ opPending = (*copyFromPending)(nil)
+
+func (cp *copyFromPending) Ready() <-chan struct{} { return cp.p.Ready() }
+
+// Latency is the copy-from's latency as librados measured it, free of the
+// time it waited for earlier operations to be collected.
+func (cp *copyFromPending) Latency() time.Duration { return cp.p.Latency() }
 
 // Wait turns a missing source object into a hole: whole objects inside
 // the source's size that do not exist read as zeros, so the destination
@@ -207,7 +211,7 @@ func (cp *copyFromPending) Wait() error {
 	err := cp.p.Wait()
 	cp.c.e.obs.CopyDone(cp.p.Latency(), cp.o.length, err)
 	err = cp.c.copyResult(cp.o.srcObj, cp.srcOid, err)
-	if errors.Is(err, rados.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return cp.c.punch(cp.o.dstObj, cp.dstOid)
 	}
 	return err
@@ -219,7 +223,7 @@ func (c *copier) punch(obj uint64, oid string) error {
 	if !c.dst.Offloadable(obj) {
 		return c.dst.Objects().WriteFull(oid, nil)
 	}
-	if err := c.dst.Objects().Remove(oid); err != nil && !errors.Is(err, rados.ErrNotFound) {
+	if err := c.dst.Objects().Remove(oid); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return err
 	}
 	return nil

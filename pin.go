@@ -7,7 +7,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // errOverflow is the OSD's answer to a copy pinned to a version newer than
@@ -47,7 +47,7 @@ func pinSource(ctx context.Context, src Source, off, length uint64, width int) (
 			for obj := range next {
 				st, err := src.Objects.Stat(src.Names.ObjectName(obj))
 				switch {
-				case errors.Is(err, rados.ErrNotFound):
+				case errors.Is(err, store.ErrNotFound):
 				case err != nil:
 					mu.Lock()
 					errs = append(errs, fmt.Errorf("pin source version: %w", err))
@@ -98,7 +98,7 @@ func (c *copier) checkRead(obj uint64, oid string, readErr error) error {
 		return nil
 	}
 	pinned := c.pins.version(obj)
-	if errors.Is(readErr, rados.ErrNotFound) {
+	if errors.Is(readErr, store.ErrNotFound) {
 		if pinned != 0 {
 			return changed(c.src.Objects.Ref(oid), pinned, "absent")
 		}
@@ -106,7 +106,7 @@ func (c *copier) checkRead(obj uint64, oid string, readErr error) error {
 	}
 	st, err := c.src.Objects.Stat(oid)
 	switch {
-	case errors.Is(err, rados.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound):
 		if pinned != 0 {
 			return changed(c.src.Objects.Ref(oid), pinned, "absent")
 		}
@@ -129,9 +129,9 @@ func (c *copier) copyResult(obj uint64, srcOid string, err error) error {
 	pinned := c.pins.version(obj)
 	ref := c.src.Objects.Ref(srcOid)
 	switch {
-	case pinned != 0 && (errors.Is(err, rados.ErrRange) || rados.ErrnoOf(err) == errOverflow):
+	case pinned != 0 && (errors.Is(err, store.ErrRange) || store.ErrnoOf(err) == errOverflow):
 		return fmt.Errorf("%w (%w)", changed(ref, pinned, "a different version"), err)
-	case pinned != 0 && errors.Is(err, rados.ErrNotFound):
+	case pinned != 0 && errors.Is(err, store.ErrNotFound):
 		return changed(ref, pinned, "absent")
 	case pinned == 0 && err == nil:
 		return changed(ref, 0, "present")

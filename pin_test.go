@@ -10,7 +10,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // writeDuring makes the fake write newData to source object k when the
@@ -44,7 +44,7 @@ func TestPinnedCopyDetectsAChangedSource(t *testing.T) {
 			}
 			continue
 		}
-		if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, rados.ErrRange) {
+		if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, store.ErrRange) {
 			t.Fatalf("pinned copy: %v; want ErrSourceChanged from ERANGE", err)
 		}
 		if res.Bytes != 6*obj || !bytes.Equal(f.read(t, 0, 6*obj), f.data[:6*obj]) {
@@ -71,7 +71,7 @@ func TestPinnedCopyDetectsAFilledHole(t *testing.T) {
 
 // changingReads rewrites a source object just before the client reads it.
 type changingReads struct {
-	rados.Objects
+	store.Objects
 	oid  string
 	done bool
 }
@@ -101,20 +101,20 @@ func TestPinnedCopyChecksClientReads(t *testing.T) {
 // racingWriter rewrites a source object when the copy of a chosen
 // destination object is submitted.
 type racingWriter struct {
-	rados.Objects
+	store.Objects
 	at, src string
-	pool    rados.Objects
+	pool    store.Objects
 	data    []byte
 	t       *testing.T
 }
 
-func (r *racingWriter) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
+func (r *racingWriter) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
 	if dstOid == r.at {
 		if err := r.pool.WriteFull(r.src, r.data); err != nil {
 			r.t.Error(err)
 		}
 	}
-	return r.Objects.Submit(dstOid, src, srcOid, o)
+	return r.Objects.Submit(dstOid, src, o)
 }
 
 // On the real cluster: a source object rewritten during a pinned copy
@@ -127,7 +127,7 @@ func TestRealPinnedCopyDetectsAChangedSource(t *testing.T) {
 	r.dstObjects = &racingWriter{Objects: r.b, at: dstNames.ObjectName(2), src: srcNames.ObjectName(6),
 		pool: r.a, data: bytes.Repeat([]byte{0xee}, 1<<20), t: t}
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 12<<20, radoscp.Options{Window: 2, PinSource: true})
-	if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, rados.ErrRange) {
+	if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, store.ErrRange) {
 		t.Fatalf("copy: %v; want ErrSourceChanged from the OSD's ERANGE", err)
 	}
 	if res.Bytes != 6<<20 || !bytes.Equal(r.read(t, 0, 6<<20), r.data[:6<<20]) {
@@ -140,12 +140,12 @@ func TestRealPinnedCopyDetectsAChangedSource(t *testing.T) {
 
 // statCounter counts stats per object.
 type statCounter struct {
-	rados.Objects
+	store.Objects
 	mu    sync.Mutex
 	stats map[string]int
 }
 
-func (s *statCounter) Stat(oid string) (rados.ObjectStat, error) {
+func (s *statCounter) Stat(oid string) (store.ObjectStat, error) {
 	s.mu.Lock()
 	s.stats[oid]++
 	s.mu.Unlock()

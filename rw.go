@@ -2,9 +2,9 @@ package radoscp
 
 import (
 	"errors"
+	"time"
 
-	"github.com/radoscp/radoscp/rados"
-	"github.com/radoscp/radoscp/window"
+	"github.com/radoscp/radoscp/store"
 )
 
 // bufferPool hands out at most one buffer per window slot, allocated on
@@ -36,8 +36,9 @@ func (b *bufferPool) put(buf []byte) {
 
 // bgPending is a client read-and-write running in its own goroutine.
 type bgPending struct {
-	done chan struct{}
-	err  error
+	done    chan struct{}
+	err     error
+	latency time.Duration
 }
 
 func (p *bgPending) Wait() error {
@@ -45,18 +46,21 @@ func (p *bgPending) Wait() error {
 	return p.err
 }
 
-// Ready lets the window count the operation out of flight as soon as it
-// is done.
 func (p *bgPending) Ready() <-chan struct{} { return p.done }
 
-var _ window.Readier = (*bgPending)(nil)
+// Latency is the time from the start to the end of the read and write.
+func (p *bgPending) Latency() time.Duration { return p.latency }
 
-func (c *copier) background(f func(buf []byte) error) window.Pending {
+var _ opPending = (*bgPending)(nil)
+
+func (c *copier) background(f func(buf []byte) error) opPending {
 	p := &bgPending{done: make(chan struct{})}
+	start := time.Now()
 	go func() {
 		buf := c.buffers.get()
 		p.err = f(buf)
 		c.buffers.put(buf)
+		p.latency = time.Since(start)
 		close(p.done)
 	}()
 	return p
@@ -72,7 +76,7 @@ func (c *copier) objectRW(o op, buf []byte) error {
 	if cerr := c.checkRead(o.srcObj, srcOid, err); cerr != nil {
 		return cerr
 	}
-	if errors.Is(err, rados.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return c.punch(o.dstObj, dstOid)
 	}
 	if err != nil {
@@ -105,7 +109,7 @@ func (c *copier) extentRW(o op, buf []byte) error {
 		if c.pins != nil {
 			read = noteRead(read, ext.ObjectNo, err)
 		}
-		if errors.Is(err, rados.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -141,7 +145,7 @@ type readOutcome struct {
 
 // noteRead adds object obj to read once; a later ENOENT for it wins.
 func noteRead(read []readOutcome, obj uint64, err error) []readOutcome {
-	if !errors.Is(err, rados.ErrNotFound) {
+	if !errors.Is(err, store.ErrNotFound) {
 		err = nil
 	}
 	for i := range read {
@@ -157,7 +161,7 @@ func noteRead(read []readOutcome, obj uint64, err error) []readOutcome {
 
 // readFull reads into buf from oid at off until buf is full or the object
 // ends; bytes past the object's end are left as they are.
-func readFull(objs rados.Objects, oid string, buf []byte, off uint64) (int, error) {
+func readFull(objs store.Objects, oid string, buf []byte, off uint64) (int, error) {
 	total := 0
 	for total < len(buf) {
 		n, err := objs.Read(oid, buf[total:], off+uint64(total))

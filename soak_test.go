@@ -17,9 +17,9 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/fake"
 	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
@@ -120,7 +120,7 @@ func newSoakCase(r *rand.Rand, name string, faulty bool) soakCase {
 // consistent; the copied prefix is the source's; the old data outside it
 // is intact; nothing is readable past the published EOF; and a copy that
 // failed is finished by resuming it from where it stopped.
-func checkSoak(t *testing.T, c soakCase, dst rados.Objects, res radoscp.Result, err error, resume func(srcOff, dstOff, length uint64) radoscp.Result) {
+func checkSoak(t *testing.T, c soakCase, dst store.Objects, res radoscp.Result, err error, resume func(srcOff, dstOff, length uint64) radoscp.Result) {
 	t.Helper()
 	fail := func(format string, args ...any) {
 		t.Helper()
@@ -297,7 +297,7 @@ func TestSoakReal(t *testing.T) {
 		res, err := radoscp.NewEngine(nil, quiet).Copy(context.Background(), src, c.srcOff, truncate.NewRaw(b, c.dst, c.dstPrefix+"-dst", c.eof),
 			c.dstOff, c.length, radoscp.Options{Window: c.window, Chunk: c.chunk})
 		t.Logf("%v, copy-from failing: %v: %d bytes, err %v", c, injected, res.Bytes, err)
-		if inject && !errors.Is(err, rados.ErrIO) {
+		if inject && !errors.Is(err, store.ErrIO) {
 			t.Errorf("copy-from fails on every OSD, but the copy gave %v", err)
 		}
 		checkSoak(t, c, b, res, err, nil)

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/radoscp/radoscp/cephfs"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -34,12 +34,12 @@ func TestGeneration(t *testing.T) {
 	}
 	steps := []struct {
 		size uint64
-		want rados.Generation
+		want store.Generation
 	}{
-		{0, rados.Generation{}}, // no truncate: as written
-		{5 << 20, rados.Generation{Seq: 2, Size: 5 << 20}},
-		{7 << 20, rados.Generation{Seq: 2, Size: 5 << 20}},
-		{1 << 20, rados.Generation{Seq: 3, Size: 1 << 20}},
+		{0, store.Generation{}}, // no truncate: as written
+		{5 << 20, store.Generation{Seq: 2, Size: 5 << 20}},
+		{7 << 20, store.Generation{Seq: 2, Size: 5 << 20}},
+		{1 << 20, store.Generation{Seq: 3, Size: 1 << 20}},
 	}
 	for _, s := range steps {
 		if s.size > 0 {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Generation is the truncate generation a client sends with every write
@@ -21,10 +21,10 @@ import (
 //
 // libcephfs has no call for it, so it is read from this client's own admin
 // socket (command dump_cache), which Session made private to the process.
-func (fl *File) Generation() (rados.Generation, error) {
+func (fl *File) Generation() (store.Generation, error) {
 	inodes, err := dumpCache(fl.fs.asok)
 	if err != nil {
-		return rados.Generation{}, fmt.Errorf("truncate generation of cephfs:%s: %w", fl.path, err)
+		return store.Generation{}, fmt.Errorf("truncate generation of cephfs:%s: %w", fl.path, err)
 	}
 	for _, in := range inodes {
 		ino, err := strconv.ParseUint(in.Ino, 0, 64)
@@ -32,11 +32,11 @@ func (fl *File) Generation() (rados.Generation, error) {
 			continue
 		}
 		if in.TruncateSeq == 1 && in.TruncateSize == math.MaxUint64 {
-			return rados.Generation{}, nil
+			return store.Generation{}, nil
 		}
-		return rados.Generation{Seq: in.TruncateSeq, Size: in.TruncateSize}, nil
+		return store.Generation{Seq: in.TruncateSeq, Size: in.TruncateSize}, nil
 	}
-	return rados.Generation{}, fmt.Errorf("truncate generation of cephfs:%s: inode %#x is not in the client's cache", fl.path, fl.ino)
+	return store.Generation{}, fmt.Errorf("truncate generation of cephfs:%s: inode %#x is not in the client's cache", fl.path, fl.ino)
 }
 
 type cachedInode struct {

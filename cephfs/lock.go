@@ -9,7 +9,7 @@ import (
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // ErrLocked is a file another client (or another open file of this one)
@@ -26,7 +26,7 @@ func (fl *File) TryLock() error {
 	_, _ = rand.Read(b[:])
 	owner := binary.LittleEndian.Uint64(b[:])
 	err := pathError("lock", fl.path, fl.f.Flock(gocephfs.LockEX|gocephfs.LockNB, owner))
-	if errno := rados.ErrnoOf(err); errno == syscall.EWOULDBLOCK {
+	if errno := store.ErrnoOf(err); errno == syscall.EWOULDBLOCK {
 		return fmt.Errorf("cephfs:%s: %w: %w", fl.path, ErrLocked, err)
 	}
 	return err

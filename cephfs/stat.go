@@ -8,6 +8,7 @@ import (
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Stat is what radoscp reads of an inode.
@@ -68,7 +69,7 @@ func fromStatx(st *gocephfs.CephStatx) Stat {
 func timespec(t gocephfs.Timespec) time.Time { return time.Unix(t.Sec, t.Nsec) }
 
 // Lstat stats path without following a final symlink. A missing path
-// gives an error matching fs.ErrNotExist and rados.ErrNotFound.
+// gives an error matching fs.ErrNotExist and store.ErrNotFound.
 func (f *FS) Lstat(path string) (Stat, error) {
 	st, err := f.m.Statx(path, statMask, gocephfs.AtSymlinkNofollow)
 	if err != nil {
@@ -87,7 +88,7 @@ func (f *FS) Stat(path string) (Stat, error) {
 }
 
 // pathError wraps a libcephfs error with the operation and path, keeping
-// its errno (errors.Is(err, rados.ErrNotFound), fs.ErrNotExist).
+// its errno (errors.Is(err, store.ErrNotFound), fs.ErrNotExist).
 func pathError(op, path string, err error) error {
 	if err == nil {
 		return nil
@@ -96,7 +97,7 @@ func pathError(op, path string, err error) error {
 }
 
 // PathError is a failed file system operation; Unwrap gives the
-// *rados.Error carrying the errno.
+// *store.Error carrying the errno.
 type PathError struct{ err error }
 
 func (e *PathError) Error() string { return e.err.Error() }
@@ -106,9 +107,9 @@ func (e *PathError) Unwrap() error { return e.err }
 func (e *PathError) Is(target error) bool {
 	switch target {
 	case fs.ErrNotExist:
-		return rados.ErrnoOf(e.err) == syscall.ENOENT
+		return store.ErrnoOf(e.err) == syscall.ENOENT
 	case fs.ErrExist:
-		return rados.ErrnoOf(e.err) == syscall.EEXIST
+		return store.ErrnoOf(e.err) == syscall.EEXIST
 	}
 	return false
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Sync is when copied data is made durable.
@@ -52,7 +53,7 @@ type Options struct {
 	// WrapObjects, when set, wraps the object I/O of every source and
 	// destination pool: fault injection (package rados/faults) in tests
 	// and soak runs.
-	WrapObjects func(rados.Objects) rados.Objects
+	WrapObjects func(store.Objects) store.Objects
 	// afterCopy, in tests, runs between a file's copy and the check that
 	// its source did not change.
 	afterCopy func(src string)
@@ -87,7 +88,7 @@ func (c *Copier) emit(r Report) {
 }
 
 // pool opens (once) the pool and namespace a layout names.
-func (c *Copier) pool(l cephfs.FileLayout) (rados.Objects, error) {
+func (c *Copier) pool(l cephfs.FileLayout) (store.Objects, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	key := [2]string{l.Pool, l.Namespace}

@@ -17,8 +17,9 @@ import (
 
 // ErrSourceChanged is reported for a file whose size, mtime or ctime
 // changed while it was copied: the copy may mix old and new data, so it is
-// not put in place.
-var ErrSourceChanged = errors.New("source changed during the copy")
+// not put in place. It is the engine's error, so errors.Is matches it
+// whichever layer found the change.
+var ErrSourceChanged = radoscp.ErrSourceChanged
 
 // CopyFile copies the regular file src to dst through dst's staging file
 // and renames it into place, replacing dst if it exists. The report says

@@ -11,8 +11,8 @@ import (
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
 	"github.com/radoscp/radoscp/fscopy"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
@@ -32,7 +32,7 @@ func TestFailureThenResume(t *testing.T) {
 	in := faults.New(1, faults.Rule{Kind: faults.Copy, Nth: 5, Errno: syscall.EIO})
 	var reports []fscopy.Report
 	_, err := e.copier(t, fscopy.Options{WrapObjects: in.Wrap, Copy: copyOpts(16)}, &reports).Copy(ctx, src, dst, false)
-	if !errors.Is(err, rados.ErrIO) && (len(reports) == 0 || !errors.Is(reports[0].Err, rados.ErrIO)) {
+	if !errors.Is(err, store.ErrIO) && (len(reports) == 0 || !errors.Is(reports[0].Err, store.ErrIO)) {
 		t.Fatalf("copy with a failing copy-from: %v, reports %+v", err, reports)
 	}
 	if _, err := e.fs.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
@@ -56,7 +56,7 @@ func TestFailureThenResume(t *testing.T) {
 	r = reports[0]
 	// Two truncates: the failed copy's cut-back, and the resume's own
 	// (which cannot know whether a killed copy left objects past the EOF).
-	if !r.Resumed || r.ResumedFrom != 20<<20 || r.Result.Objects != 5 || r.Result.Generation != (rados.Generation{Seq: 3, Size: 20 << 20}) {
+	if !r.Resumed || r.ResumedFrom != 20<<20 || r.Result.Objects != 5 || r.Result.Generation != (store.Generation{Seq: 3, Size: 20 << 20}) {
 		t.Fatalf("resume: resumed %v from %d, %d objects by copy-from, generation %+v; want from %d, 5 objects, (3, 20 MiB)",
 			r.Resumed, r.ResumedFrom, r.Result.Objects, r.Result.Generation, 20<<20)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -73,7 +73,7 @@ func TestCopyTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, obj := range []uint64{1, 2} {
-		if _, err := data.Stat(layout.CephFS(sparseSt.Ino).ObjectName(obj)); !errors.Is(err, rados.ErrNotFound) {
+		if _, err := data.Stat(layout.CephFS(sparseSt.Ino).ObjectName(obj)); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("sparse copy: object %d of the hole: %v, want ENOENT", obj, err)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // That Metrics is a radoscp.Observer is checked where both meet, in
 // cmd/radoscp/session.go.
 
-// wrapped hides an errno behind a type of its own, as rados.Error does.
+// wrapped hides an errno behind a type of its own, as store.Error does.
 type wrapped struct{ errno syscall.Errno }
 
 func (w *wrapped) Error() string { return "copy pool/obj: " + w.errno.Error() }

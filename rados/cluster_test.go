@@ -10,6 +10,7 @@ import (
 
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/objtest"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -65,7 +66,7 @@ func readAll(t testing.TB, p *rados.Pool, oid string) []byte {
 	return buf
 }
 
-func copyAndWait(t testing.TB, dst *rados.Pool, dstOid string, src *rados.Pool, srcOid string, o rados.CopyOptions) error {
+func copyAndWait(t testing.TB, dst *rados.Pool, dstOid string, src *rados.Pool, srcOid string, o store.CopyOptions) error {
 	t.Helper()
 	cp, err := dst.CopyFrom(dstOid, src, srcOid, o)
 	if err != nil {
@@ -105,7 +106,7 @@ func TestCopyFromIsByteExact(t *testing.T) {
 			if err := a.SetXattr(src, "user.k", []byte(tc.xattrVal)); err != nil {
 				t.Fatal(err)
 			}
-			cp, err := tc.dst.CopyFrom(dst, a, src, rados.CopyOptions{})
+			cp, err := tc.dst.CopyFrom(dst, a, src, store.CopyOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,14 +130,14 @@ func TestCopyFromMissingSource(t *testing.T) {
 	c := connect(t, rados.ConnConfig{})
 	a := openPool(t, c, "radoscp-a", "")
 	name := test.UniqueName(t)
-	err := copyAndWait(t, a, name+".dst", a, name+".missing", rados.CopyOptions{})
-	if !errors.Is(err, rados.ErrNotFound) {
+	err := copyAndWait(t, a, name+".dst", a, name+".missing", store.CopyOptions{})
+	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("got %v, want ENOENT", err)
 	}
 	if !strings.Contains(err.Error(), name+".missing") || !strings.Contains(err.Error(), name+".dst") {
 		t.Fatalf("error %q does not name both objects", err)
 	}
-	if _, err := a.Stat(name + ".dst"); !errors.Is(err, rados.ErrNotFound) {
+	if _, err := a.Stat(name + ".dst"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("failed copy left a destination: %v", err)
 	}
 }
@@ -155,11 +156,11 @@ func TestCopyFromForbiddenDestination(t *testing.T) {
 	src := openPool(t, c, "radoscp-a", "")
 	dst := openPool(t, c, "radoscp-b", "")
 
-	if err := copyAndWait(t, dst, name+".ok", src, name+".src", rados.CopyOptions{}); err != nil {
+	if err := copyAndWait(t, dst, name+".ok", src, name+".src", store.CopyOptions{}); err != nil {
 		t.Fatalf("copy inside the granted prefix: %v", err)
 	}
-	err := copyAndWait(t, dst, name+".denied", src, name+".src", rados.CopyOptions{})
-	if !errors.Is(err, rados.ErrPermission) {
+	err := copyAndWait(t, dst, name+".denied", src, name+".src", store.CopyOptions{})
+	if !errors.Is(err, store.ErrPermission) {
 		t.Fatalf("got %v, want EPERM", err)
 	}
 }
@@ -177,15 +178,15 @@ func TestCopyFromCarriesGeneration(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		gen     rados.Generation
+		gen     store.Generation
 		clipped bool
 	}{
-		{rados.Generation{Seq: 5, Size: 2}, true},
-		{rados.Generation{Seq: 0, Size: 0}, false},
+		{store.Generation{Seq: 5, Size: 2}, true},
+		{store.Generation{Seq: 0, Size: 0}, false},
 	} {
 		t.Run(fmt.Sprintf("seq%d_size%d", tc.gen.Seq, tc.gen.Size), func(t *testing.T) {
 			dst := fmt.Sprintf("%s.dst-%d", name, tc.gen.Seq)
-			if err := copyAndWait(t, a, dst, a, name+".src", rados.CopyOptions{Generation: tc.gen}); err != nil {
+			if err := copyAndWait(t, a, dst, a, name+".src", store.CopyOptions{Generation: tc.gen}); err != nil {
 				t.Fatal(err)
 			}
 			if err := a.Write(dst, []byte("tail"), 4096); err != nil {
@@ -224,14 +225,14 @@ func TestCopyFromPinnedVersion(t *testing.T) {
 	if st.Version == 0 || st.Size != 3 {
 		t.Fatalf("stat = %+v, want a version and size 3", st)
 	}
-	if err := copyAndWait(t, a, name+".dst", a, name+".src", rados.CopyOptions{SrcVersion: st.Version}); err != nil {
+	if err := copyAndWait(t, a, name+".dst", a, name+".src", store.CopyOptions{SrcVersion: st.Version}); err != nil {
 		t.Fatalf("copy pinned to the current version: %v", err)
 	}
 	if err := a.WriteFull(name+".src", []byte("two")); err != nil {
 		t.Fatal(err)
 	}
-	err = copyAndWait(t, a, name+".dst2", a, name+".src", rados.CopyOptions{SrcVersion: st.Version})
-	if !errors.Is(err, rados.ErrRange) {
+	err = copyAndWait(t, a, name+".dst2", a, name+".src", store.CopyOptions{SrcVersion: st.Version})
+	if !errors.Is(err, store.ErrRange) {
 		t.Fatalf("copy pinned to an old version: got %v, want ERANGE", err)
 	}
 }
@@ -258,7 +259,7 @@ func TestManyCopiesInFlight(t *testing.T) {
 	copies := make([]*rados.Copy, n)
 	for i := range n {
 		oid := fmt.Sprintf("%s.%08x", name, i)
-		cp, err := b.CopyFrom(oid, a, oid, rados.CopyOptions{})
+		cp, err := b.CopyFrom(oid, a, oid, store.CopyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,12 +291,12 @@ func TestCloseWaitsForCopiesInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 32 {
-		if _, err := a.CopyFrom(fmt.Sprintf("%s.dst%d", name, i), a, name+".src", rados.CopyOptions{}); err != nil {
+		if _, err := a.CopyFrom(fmt.Sprintf("%s.dst%d", name, i), a, name+".src", store.CopyOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	c.Close()
-	if _, err := a.CopyFrom(name+".late", a, name+".src", rados.CopyOptions{}); err == nil {
+	if _, err := a.CopyFrom(name+".late", a, name+".src", store.CopyOptions{}); err == nil {
 		t.Fatal("copy after Close was accepted")
 	}
 
@@ -317,7 +318,7 @@ func TestCloseWaitsForCopiesInFlight(t *testing.T) {
 func TestOpenMissingPool(t *testing.T) {
 	c := connect(t, rados.ConnConfig{})
 	_, err := c.OpenPool("no-such-pool", "")
-	if !errors.Is(err, rados.ErrNotFound) || !strings.Contains(err.Error(), "no-such-pool") {
+	if !errors.Is(err, store.ErrNotFound) || !strings.Contains(err.Error(), "no-such-pool") {
 		t.Fatalf("got %v, want ENOENT naming the pool", err)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	gorados "github.com/ceph/go-ceph/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // ConnConfig says how to reach a cluster, with the same knobs as Ceph's own
@@ -50,6 +51,7 @@ type Conn struct {
 	mu      sync.Mutex // guards pending and pools
 	pending map[*Copy]struct{}
 	pools   []*Pool
+	sources map[store.Location]*Pool // copy-from sources, by pool and namespace
 }
 
 // Connect reads the configuration and connects (rados_create2,
@@ -67,7 +69,7 @@ func Connect(cfg ConnConfig) (*Conn, error) {
 	if err := rc.Connect(); err != nil {
 		rc.Shutdown()
 		e := wrap("connect", "", err)
-		var re *Error
+		var re *store.Error
 		if errors.As(e, &re) {
 			re.Detail = connectHint(cfg, re.Errno)
 		}
@@ -173,7 +175,7 @@ func (c *Conn) OpenPool(pool, ns string) (*Pool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
-		return nil, &Error{Op: "open pool", Object: pool, Errno: syscall.ESHUTDOWN}
+		return nil, &store.Error{Op: "open pool", Object: pool, Errno: syscall.ESHUTDOWN}
 	}
 	io, err := c.rc.OpenIOContext(pool)
 	if err != nil {
@@ -182,6 +184,32 @@ func (c *Conn) OpenPool(pool, ns string) (*Pool, error) {
 	io.SetNamespace(ns)
 	p := &Pool{conn: c, io: io, name: pool, ns: ns}
 	c.pools = append(c.pools, p)
+	return p, nil
+}
+
+// sourcePool is a pool of c for reading copy-from sources in pool and ns,
+// opened on first use and kept for the connection's life.
+func (c *Conn) sourcePool(pool, ns string) (*Pool, error) {
+	key := store.Location{Pool: pool, Namespace: ns}
+	c.mu.Lock()
+	p := c.sources[key]
+	c.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	p, err := c.OpenPool(pool, ns)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if have := c.sources[key]; have != nil {
+		return have, nil // another goroutine opened it meanwhile; p is released at Close
+	}
+	if c.sources == nil {
+		c.sources = map[store.Location]*Pool{}
+	}
+	c.sources[key] = p
 	return p, nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/radoscp/radoscp/store"
 )
 
 // A monitor address nobody listens on must fail within the timeout with
@@ -35,7 +37,7 @@ func TestConnectTimeout(t *testing.T) {
 	if elapsed := time.Since(start); elapsed > 60*time.Second {
 		t.Fatalf("connect took %s, want about the 2s timeout", elapsed)
 	}
-	if !errors.Is(err, ErrTimedOut) || !strings.Contains(err.Error(), "no monitor answered") {
+	if !errors.Is(err, store.ErrTimedOut) || !strings.Contains(err.Error(), "no monitor answered") {
 		t.Fatalf("got %v, want ETIMEDOUT with a hint", err)
 	}
 }

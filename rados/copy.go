@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/radoscp/radoscp/store"
 )
 
 /*
@@ -15,39 +17,12 @@ import (
 */
 import "C"
 
-// Generation is a destination's truncate generation: the truncate_seq and
-// truncate_size the OSD stores with every object copied into it. Writes
-// carrying an older seq past Size are clipped, so objects written under a
-// generation that is later bumped can never be read back.
-type Generation struct {
-	Seq  uint32
-	Size uint64
-}
-
-// Fadvise is a set of LIBRADOS_OP_FLAG_FADVISE_* hints.
-type Fadvise uint32
-
-// Fadvise hints, as in librados.h.
-const (
-	FadviseRandom     Fadvise = C.LIBRADOS_OP_FLAG_FADVISE_RANDOM
-	FadviseSequential Fadvise = C.LIBRADOS_OP_FLAG_FADVISE_SEQUENTIAL
-	FadviseWillNeed   Fadvise = C.LIBRADOS_OP_FLAG_FADVISE_WILLNEED
-	FadviseDontNeed   Fadvise = C.LIBRADOS_OP_FLAG_FADVISE_DONTNEED
-	FadviseNoCache    Fadvise = C.LIBRADOS_OP_FLAG_FADVISE_NOCACHE
-)
-
-// CopyOptions are the arguments of one COPY_FROM2 besides the objects.
-type CopyOptions struct {
-	// SrcVersion, when non-zero, pins the source object: the copy fails
-	// with ERANGE (source newer) or EOVERFLOW (older) if it changed.
-	SrcVersion uint64
-	SrcFadvise Fadvise
-	DstFadvise Fadvise
-	// Generation is always sent, with CEPH_OSD_COPY_FROM_FLAG_TRUNCATE_SEQ,
-	// so the destination never inherits the source object's truncate_seq.
-	// The zero value (0, 0) is right for objects outside any file system.
-	Generation Generation
-}
+// The fadvise hints store defines are librados.h's.
+var _ = [1]struct{}{}[store.FadviseRandom^C.LIBRADOS_OP_FLAG_FADVISE_RANDOM|
+	store.FadviseSequential^C.LIBRADOS_OP_FLAG_FADVISE_SEQUENTIAL|
+	store.FadviseWillNeed^C.LIBRADOS_OP_FLAG_FADVISE_WILLNEED|
+	store.FadviseDontNeed^C.LIBRADOS_OP_FLAG_FADVISE_DONTNEED|
+	store.FadviseNoCache^C.LIBRADOS_OP_FLAG_FADVISE_NOCACHE]
 
 // errLayout is the C layer's refusal to touch an op it does not recognise.
 const errLayout = syscall.Errno(C.RADOSCP_ELAYOUT)
@@ -71,13 +46,13 @@ type Copy struct {
 // wire. It returns at once; the OSDs copy the object among themselves, and
 // Wait gives the result. The destination object is replaced whole: data,
 // xattrs, omap. A submission failure returns an *Error and nothing is sent.
-func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o CopyOptions) (*Copy, error) {
+func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOptions) (*Copy, error) {
 	cp := &Copy{conn: p.conn, src: src.Ref(srcOid), dst: p.Ref(dstOid)}
 	c := p.conn
 	c.life.RLock()
 	defer c.life.RUnlock()
 	if c.closed {
-		return nil, &Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.ESHUTDOWN}
+		return nil, &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.ESHUTDOWN}
 	}
 
 	csrc, cdst := C.CString(srcOid), C.CString(dstOid)
@@ -98,7 +73,7 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o CopyOptions) 
 	ret := C.radoscp_copy_submit(C.rados_ioctx_t(p.io.Pointer()), C.rados_ioctx_t(src.io.Pointer()),
 		&args, &cp.handle)
 	if ret < 0 {
-		e := &Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
+		e := &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
 		if e.Errno == errLayout {
 			e.Errno = syscall.EPROTO
 			e.Detail = "librados built a COPY_FROM2 op radoscp does not recognise; refusing to set its truncate flag"
@@ -130,7 +105,7 @@ func (cp *Copy) Wait() error {
 		cp.handle = nil
 		cp.latency = time.Duration(ns)
 		if ret < 0 {
-			cp.err = &Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
+			cp.err = &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
 		}
 		cp.conn.untrack(cp)
 	})

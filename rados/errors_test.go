@@ -5,25 +5,27 @@ import (
 	"fmt"
 	"syscall"
 	"testing"
+
+	"github.com/radoscp/radoscp/store"
 )
 
 func TestErrorMessageAndMatching(t *testing.T) {
-	err := fmt.Errorf("object 3: %w", &Error{Op: "copy", Object: "a/10000000000.00000003", Target: "b/x.00000003", Errno: syscall.EIO})
+	err := fmt.Errorf("object 3: %w", &store.Error{Op: "copy", Object: "a/10000000000.00000003", Target: "b/x.00000003", Errno: syscall.EIO})
 	want := "object 3: copy a/10000000000.00000003 -> b/x.00000003: EIO"
 	if err.Error() != want {
 		t.Fatalf("message = %q, want %q", err.Error(), want)
 	}
-	if !errors.Is(err, ErrIO) || !errors.Is(err, syscall.EIO) {
+	if !errors.Is(err, store.ErrIO) || !errors.Is(err, syscall.EIO) {
 		t.Fatalf("errors.Is by errno failed for %v", err)
 	}
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("EIO matched ErrNotFound")
 	}
-	if got := ErrnoOf(err); got != syscall.EIO {
-		t.Fatalf("ErrnoOf = %v, want EIO", got)
+	if got := store.ErrnoOf(err); got != syscall.EIO {
+		t.Fatalf("store.ErrnoOf = %v, want EIO", got)
 	}
-	if got := ErrnoOf(errors.New("plain")); got != 0 {
-		t.Fatalf("ErrnoOf(plain) = %v, want 0", got)
+	if got := store.ErrnoOf(errors.New("plain")); got != 0 {
+		t.Fatalf("store.ErrnoOf(plain) = %v, want 0", got)
 	}
 }
 
@@ -32,8 +34,8 @@ func TestErrnoName(t *testing.T) {
 		syscall.ENOENT: "ENOENT", syscall.EOPNOTSUPP: "EOPNOTSUPP", syscall.ERANGE: "ERANGE",
 		syscall.Errno(4095): "errno 4095",
 	} {
-		if got := ErrnoName(errno); got != want {
-			t.Errorf("ErrnoName(%d) = %q, want %q", int(errno), got, want)
+		if got := store.ErrnoName(errno); got != want {
+			t.Errorf("store.ErrnoName(%d) = %q, want %q", int(errno), got, want)
 		}
 	}
 }
@@ -43,7 +45,7 @@ func TestWrapNegativeCode(t *testing.T) {
 		t.Fatal("return code 0 must be no error")
 	}
 	err := errnoError("stat", "p/o", -int(syscall.EPERM))
-	if !errors.Is(err, ErrPermission) || err.Error() != "stat p/o: EPERM" {
+	if !errors.Is(err, store.ErrPermission) || err.Error() != "stat p/o: EPERM" {
 		t.Fatalf("got %v", err)
 	}
 }

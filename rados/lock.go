@@ -5,6 +5,8 @@ import (
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/radoscp/radoscp/store"
 )
 
 /*
@@ -22,29 +24,20 @@ import "C"
 // the same cookie renews its expiration instead of failing with EEXIST.
 const lockFlagMayRenew byte = 1
 
-// LockResult is what a lock attempt found.
-type LockResult int
-
-const (
-	Locked     LockResult = iota // taken or renewed
-	LockBusy                     // held by another client or cookie (EBUSY)
-	LockExists                   // already held by this client and cookie (EEXIST)
-)
-
 // LockExclusive takes (or with renew, renews) the exclusive lock name on
 // oid for duration (rados_lock_exclusive); the OSD drops the lock once it
 // expires. Other failures keep their errno (EPERM: no class lock caps).
-func (p *Pool) LockExclusive(oid, name, cookie, desc string, duration time.Duration, renew bool) (LockResult, error) {
+func (p *Pool) LockExclusive(oid, name, cookie, desc string, duration time.Duration, renew bool) (store.LockResult, error) {
 	return p.lock(oid, name, cookie, "", desc, duration, renew, false)
 }
 
 // LockShared is LockExclusive for a shared lock with tag
 // (rados_lock_shared): shared lockers of one tag coexist.
-func (p *Pool) LockShared(oid, name, cookie, tag, desc string, duration time.Duration, renew bool) (LockResult, error) {
+func (p *Pool) LockShared(oid, name, cookie, tag, desc string, duration time.Duration, renew bool) (store.LockResult, error) {
 	return p.lock(oid, name, cookie, tag, desc, duration, renew, true)
 }
 
-func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration, renew, shared bool) (LockResult, error) {
+func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration, renew, shared bool) (store.LockResult, error) {
 	var flags *byte
 	if renew {
 		f := lockFlagMayRenew
@@ -61,32 +54,25 @@ func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration,
 	case err != nil:
 		return 0, wrap("lock "+name, p.Ref(oid), err)
 	case ret == -int(syscall.EBUSY):
-		return LockBusy, nil
+		return store.LockBusy, nil
 	case ret == -int(syscall.EEXIST):
-		return LockExists, nil
+		return store.LockExists, nil
 	case ret < 0:
 		return 0, errnoError("lock "+name, p.Ref(oid), ret)
 	}
-	return Locked, nil
-}
-
-// Locker is one holder of a lock.
-type Locker struct {
-	Client string // "client.4123"
-	Cookie string
-	Addr   string
+	return store.Locked, nil
 }
 
 // Lockers lists the holders of lock name on oid (rados_list_lockers);
 // expired holders are not listed. A missing object gives ErrNotFound.
-func (p *Pool) Lockers(oid, name string) ([]Locker, error) {
+func (p *Pool) Lockers(oid, name string) ([]store.Locker, error) {
 	info, err := p.io.ListLockers(oid, name)
 	if err != nil {
 		return nil, wrap("list lockers "+name, p.Ref(oid), err)
 	}
-	var ls []Locker
+	var ls []store.Locker
 	for i := 0; i < info.NumLockers && i < len(info.Clients) && i < len(info.Cookies); i++ {
-		l := Locker{Client: info.Clients[i], Cookie: info.Cookies[i]}
+		l := store.Locker{Client: info.Clients[i], Cookie: info.Cookies[i]}
 		if i < len(info.Addrs) {
 			l.Addr = info.Addrs[i]
 		}
@@ -97,7 +83,7 @@ func (p *Pool) Lockers(oid, name string) ([]Locker, error) {
 
 // BreakLock removes holder l of lock name on oid (rados_break_lock). It
 // reports false when l no longer held it.
-func (p *Pool) BreakLock(oid, name string, l Locker) (bool, error) {
+func (p *Pool) BreakLock(oid, name string, l store.Locker) (bool, error) {
 	ret, err := p.io.BreakLock(oid, name, l.Client, l.Cookie)
 	if err != nil {
 		return false, wrap("break lock "+name, p.Ref(oid), err)

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	gorados "github.com/ceph/go-ceph/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 /*
@@ -40,17 +41,9 @@ func (p *Pool) Ref(oid string) string {
 	return p.name + "/" + p.ns + "/" + oid
 }
 
-// ObjectStat is what a stat returns, with the object's version so that a
-// copy can be pinned to it.
-type ObjectStat struct {
-	Size    uint64
-	ModTime time.Time
-	Version uint64
-}
-
 // Stat stats oid (ObjectReadOperation::stat2, with the version from the
 // completion). A missing object gives ErrNotFound.
-func (p *Pool) Stat(oid string) (ObjectStat, error) {
+func (p *Pool) Stat(oid string) (store.ObjectStat, error) {
 	coid := C.CString(oid)
 	defer C.free(unsafe.Pointer(coid))
 	var size, version C.uint64_t
@@ -58,9 +51,9 @@ func (p *Pool) Stat(oid string) (ObjectStat, error) {
 	ret := C.radoscp_stat_version(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)),
 		&size, &sec, &nsec, &version)
 	if ret < 0 {
-		return ObjectStat{}, errnoError("stat", p.Ref(oid), int(ret))
+		return store.ObjectStat{}, errnoError("stat", p.Ref(oid), int(ret))
 	}
-	return ObjectStat{Size: uint64(size), ModTime: time.Unix(int64(sec), int64(nsec)), Version: uint64(version)}, nil
+	return store.ObjectStat{Size: uint64(size), ModTime: time.Unix(int64(sec), int64(nsec)), Version: uint64(version)}, nil
 }
 
 // Read reads up to len(buf) bytes of oid at off (rados_read). Reading past

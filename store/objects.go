@@ -22,6 +22,9 @@ type Objects interface {
 	WriteFull(oid string, data []byte) error
 	Truncate(oid string, size uint64) error
 	Remove(oid string) error
+	// Create creates oid, which must not exist (ErrExists), with xattrs,
+	// atomically.
+	Create(oid string, xattrs map[string][]byte) error
 
 	// Submit starts a COPY_FROM2 of src over dstOid, replacing the whole
 	// destination object (data, xattrs, omap). A non-nil error means

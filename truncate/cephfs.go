@@ -7,7 +7,7 @@ import (
 	"syscall"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // XattrEOF records a CephFS staging file's published EOF: every byte below
@@ -27,7 +27,7 @@ type File interface {
 	// generation and trims the objects past the new size.
 	Truncate(size uint64) error
 	// Generation is the file's truncate generation as OSDs store it.
-	Generation() (rados.Generation, error)
+	Generation() (store.Generation, error)
 	SetXattr(name string, value []byte) error
 	GetXattr(name string) ([]byte, error)
 }
@@ -58,14 +58,14 @@ type CephFS struct {
 	names     layout.Namer
 	recorded  uint64 // in XattrEOF: every byte below it is in place
 	published uint64 // the size made visible through the MDS
-	gen       rados.Generation
+	gen       store.Generation
 }
 
 var _ Destination = (*CephFS)(nil)
 
 // NewCephFS starts filling file, created exclusively and empty (so never
 // truncated: generation (0, 0)) with layout l, whose objects are in pool.
-func NewCephFS(file File, pool rados.Objects, l layout.Layout) (*CephFS, error) {
+func NewCephFS(file File, pool store.Objects, l layout.Layout) (*CephFS, error) {
 	d := newCephFS(file, pool, l)
 	if err := d.record(0); err != nil {
 		return nil, err
@@ -77,7 +77,7 @@ func NewCephFS(file File, pool rados.Objects, l layout.Layout) (*CephFS, error) 
 // its published EOF is what it recorded. Whatever that copy may have
 // written past the EOF, up to limit (the source's size), is cut back
 // first, so that the generation the rest of the copy carries is a new one.
-func ResumeCephFS(file File, pool rados.Objects, l layout.Layout, limit uint64) (*CephFS, error) {
+func ResumeCephFS(file File, pool store.Objects, l layout.Layout, limit uint64) (*CephFS, error) {
 	d := newCephFS(file, pool, l)
 	v, err := file.GetXattr(XattrEOF)
 	if err != nil {
@@ -92,18 +92,18 @@ func ResumeCephFS(file File, pool rados.Objects, l layout.Layout, limit uint64) 
 	return d, nil
 }
 
-func newCephFS(file File, pool rados.Objects, l layout.Layout) *CephFS {
+func newCephFS(file File, pool store.Objects, l layout.Layout) *CephFS {
 	names := layout.CephFS(file.Ino())
 	return &CephFS{file: file, layout: l, names: names,
 		objs: &fileObjects{Objects: pool, file: file, layout: l, ino: file.Ino()}}
 }
 
-func (c *CephFS) Objects() rados.Objects       { return c.objs }
+func (c *CephFS) Objects() store.Objects       { return c.objs }
 func (c *CephFS) Layout() layout.Layout        { return c.layout }
 func (c *CephFS) Names() layout.Namer          { return c.names }
 func (c *CephFS) EOF() uint64                  { return c.published }
 func (c *CephFS) Recorded() uint64             { return c.recorded }
-func (c *CephFS) Generation() rados.Generation { return c.gen }
+func (c *CephFS) Generation() store.Generation { return c.gen }
 func (c *CephFS) Close() error                 { return nil }
 
 // Offloadable keeps object 0 out of copy-from: it holds this inode's
@@ -196,7 +196,7 @@ func (c *CephFS) truncateBack(to uint64) error {
 // copy-froms, removals and stats go to the objects, but data the client
 // writes goes through the file, so that it carries the file's generation.
 type fileObjects struct {
-	rados.Objects
+	store.Objects
 	file   File
 	layout layout.Layout
 	ino    uint64
@@ -224,7 +224,7 @@ func (o *fileObjects) WriteFull(oid string, data []byte) error { return o.Write(
 
 // Truncate is not how a CephFS file is cut: only the MDS truncates it.
 func (o *fileObjects) Truncate(oid string, _ uint64) error {
-	return &rados.Error{Op: "truncate", Object: o.Ref(oid), Errno: syscall.EPERM,
+	return &store.Error{Op: "truncate", Object: o.Ref(oid), Errno: syscall.EPERM,
 		Detail: "CephFS objects are truncated through the MDS"}
 }
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/fake"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/truncate/desttest"
 )
@@ -40,7 +40,7 @@ func TestCephFSPublishAndCutBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Generation() != (rados.Generation{}) || eofRecord(t, f) != 0 || d.Offloadable(0) || !d.Offloadable(1) {
+	if d.Generation() != (store.Generation{}) || eofRecord(t, f) != 0 || d.Offloadable(0) || !d.Offloadable(1) {
 		t.Fatalf("new destination: generation %+v, EOF record %d, object 0 offloadable %v", d.Generation(), eofRecord(t, f), d.Offloadable(0))
 	}
 	if err := d.Checkpoint(100); err != nil || eofRecord(t, f) != 100 || len(f.Data()) != 0 {
@@ -56,7 +56,7 @@ func TestCephFSPublishAndCutBack(t *testing.T) {
 	if err := d.CutBack(200, 1000); err != nil {
 		t.Fatal(err)
 	}
-	if ops := fmt.Sprint(f.Ops()); ops != "[truncate 1000 truncate 200]" || d.Generation() != (rados.Generation{Seq: 2, Size: 200}) {
+	if ops := fmt.Sprint(f.Ops()); ops != "[truncate 1000 truncate 200]" || d.Generation() != (store.Generation{Seq: 2, Size: 200}) {
 		t.Fatalf("cut-back: %v, generation %+v; want grow to 1000, shrink to 200, (2, 200)", ops, d.Generation())
 	}
 }
@@ -70,7 +70,7 @@ func TestResumeCephFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.EOF() != 300 || len(f.Data()) != 300 || d.Generation() != (rados.Generation{Seq: 2, Size: 300}) {
+	if d.EOF() != 300 || len(f.Data()) != 300 || d.Generation() != (store.Generation{Seq: 2, Size: 300}) {
 		t.Fatalf("resume: EOF %d, size %d, generation %+v", d.EOF(), len(f.Data()), d.Generation())
 	}
 	if _, err := truncate.ResumeCephFS(desttest.NewFakeFile(), fake.New().Pool("data"), striped, 10); err == nil {

@@ -2,7 +2,7 @@ package truncate
 
 import (
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Destination is where a copy writes. The copy engine asks it for the
@@ -10,7 +10,7 @@ import (
 // through it, and asks it to cut back what a failed copy wrote past that.
 type Destination interface {
 	// Objects is the pool the destination's objects live in.
-	Objects() rados.Objects
+	Objects() store.Objects
 	Layout() layout.Layout
 	Names() layout.Namer
 	// EOF is the published end of the destination's data, read once when
@@ -20,7 +20,7 @@ type Destination interface {
 	// (0, 0) for one never truncated. Each copy-from carries it, with the
 	// size mapped onto the object (layout.Layout.ObjectLength), as a
 	// client's write to that object would.
-	Generation() rados.Generation
+	Generation() store.Generation
 	// Offloadable reports whether object objectNo may be written by
 	// copy-from, which replaces the whole object with its xattrs. Objects
 	// that hold the destination's own metadata must be read and written.

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // CopyLockName is the exclusive cls_lock a copy holds on its destination
@@ -67,7 +67,7 @@ const lockCaps = "cephx caps lack the lock class on the destination pool: grant 
 // CopyLock is an exclusive cls_lock with a duration, renewed in the
 // background until Release; see CopyLockName. Take it with TakeCopyLock.
 type CopyLock struct {
-	objs   rados.Objects
+	objs   store.Objects
 	oid    string
 	name   string
 	cookie string
@@ -88,18 +88,18 @@ type CopyLock struct {
 // one held by a live copy, or by one on another host (which cannot be
 // checked), gives a *HeldError. The lock is renewed every
 // LockDuration/3 until Release.
-func TakeCopyLock(objs rados.Objects, oid string) (*CopyLock, error) {
+func TakeCopyLock(objs store.Objects, oid string) (*CopyLock, error) {
 	l := &CopyLock{objs: objs, oid: oid, name: CopyLockName, cookie: newLockCookie()}
-	p := objs.Base()
+	p := objs
 	for attempt := 0; ; attempt++ {
 		res, err := p.LockExclusive(oid, l.name, l.cookie, l.desc(), LockDuration, false)
-		if rados.ErrnoOf(err) == syscall.EPERM {
+		if store.ErrnoOf(err) == syscall.EPERM {
 			return nil, fmt.Errorf("%w (%s)", err, lockCaps)
 		}
 		if err != nil {
 			return nil, err
 		}
-		if res == rados.Locked {
+		if res == store.Locked {
 			break
 		}
 		lockers, err := p.Lockers(oid, l.name)
@@ -129,16 +129,16 @@ func TakeCopyLock(objs rados.Objects, oid string) (*CopyLock, error) {
 // takeSharedLock takes shared lock name with tag on oid for LockDuration
 // and renews it like a copy lock: libradosstriper's striper.lock, which
 // its own writers and `rados --striper rm` respect.
-func takeSharedLock(objs rados.Objects, oid, name, tag string) (*CopyLock, error) {
+func takeSharedLock(objs store.Objects, oid, name, tag string) (*CopyLock, error) {
 	l := &CopyLock{objs: objs, oid: oid, name: name, tag: tag, shared: true, cookie: newLockCookie()}
-	res, err := objs.Base().LockShared(oid, name, l.cookie, tag, l.desc(), LockDuration, false)
-	if rados.ErrnoOf(err) == syscall.EPERM {
+	res, err := objs.LockShared(oid, name, l.cookie, tag, l.desc(), LockDuration, false)
+	if store.ErrnoOf(err) == syscall.EPERM {
 		return nil, fmt.Errorf("%w (%s)", err, lockCaps)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if res != rados.Locked {
+	if res != store.Locked {
 		return nil, fmt.Errorf("lock %s on %s: held exclusively by another client (a libradosstriper truncate or remove in progress)", name, objs.Ref(oid))
 	}
 	l.start()
@@ -166,8 +166,8 @@ func (l *CopyLock) renew() {
 			return
 		case <-t.C:
 		}
-		p := l.objs.Base()
-		var res rados.LockResult
+		p := l.objs
+		var res store.LockResult
 		var err error
 		if l.shared {
 			res, err = p.LockShared(l.oid, l.name, l.cookie, l.tag, l.desc(), LockDuration, true)
@@ -175,7 +175,7 @@ func (l *CopyLock) renew() {
 			res, err = p.LockExclusive(l.oid, l.name, l.cookie, l.desc(), LockDuration, true)
 		}
 		switch {
-		case err == nil && res == rados.Locked:
+		case err == nil && res == store.Locked:
 			last = time.Now()
 			continue
 		case err == nil:
@@ -202,10 +202,10 @@ func (l *CopyLock) Lost() error {
 func (l *CopyLock) Release(remove bool) error {
 	close(l.stop)
 	<-l.done
-	p := l.objs.Base()
+	p := l.objs
 	if remove {
 		err := p.UnlockAndRemove(l.oid, l.name, l.cookie)
-		if errors.Is(err, rados.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) {
 			return nil // no longer ours: left to its holder
 		}
 		return err

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // trimObjects cuts the objects holding file bytes [from, to) back so that
@@ -13,7 +13,7 @@ import (
 // eof bytes gives it, or removed when that is 0 and keep does not hold it
 // (objects that carry metadata are truncated, never removed). Objects
 // already short enough are left alone, so nothing below eof changes.
-func trimObjects(objs rados.Objects, l layout.Layout, names layout.Namer, eof, from, to uint64, keep func(uint64) bool) error {
+func trimObjects(objs store.Objects, l layout.Layout, names layout.Namer, eof, from, to uint64, keep func(uint64) bool) error {
 	if from < eof {
 		from = eof
 	}
@@ -28,13 +28,13 @@ func trimObjects(objs rados.Objects, l layout.Layout, names layout.Namer, eof, f
 		oid := names.ObjectName(obj)
 		want := l.ObjectLength(eof, obj)
 		if want == 0 && !keep(obj) {
-			if err := objs.Remove(oid); err != nil && !errors.Is(err, rados.ErrNotFound) {
+			if err := objs.Remove(oid); err != nil && !errors.Is(err, store.ErrNotFound) {
 				errs = append(errs, err)
 			}
 			continue
 		}
 		st, err := objs.Stat(oid)
-		if errors.Is(err, rados.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {

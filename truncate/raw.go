@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Raw is a raw object set (PREFIX.%08x objects with no metadata). Its EOF is
@@ -15,7 +15,7 @@ import (
 // so plain librados writes to them later are never clipped; a cut-back
 // removes or truncates the objects the copy wrote past the EOF.
 type Raw struct {
-	objs   rados.Objects
+	objs   store.Objects
 	layout layout.Layout
 	names  layout.Namer
 	prefix string
@@ -27,7 +27,7 @@ var _ Destination = (*Raw)(nil)
 
 // NewRaw describes a raw object set whose current EOF is eof (0 for an
 // empty destination). It takes no lock; see OpenRaw.
-func NewRaw(objs rados.Objects, l layout.Layout, prefix string, eof uint64) *Raw {
+func NewRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) *Raw {
 	return &Raw{objs: objs, layout: l, names: layout.Prefix(prefix), prefix: prefix, eof: eof}
 }
 
@@ -40,7 +40,7 @@ func RawLockObject(prefix string) string { return prefix + ".radoscp-lock" }
 // OpenRaw is NewRaw holding the copy lock (CopyLockName) on
 // RawLockObject(prefix) until Close: another live copy into the same prefix
 // gives a *HeldError.
-func OpenRaw(objs rados.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
+func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
 	r := NewRaw(objs, l, prefix, eof)
 	var err error
 	if r.lock, err = TakeCopyLock(objs, RawLockObject(prefix)); err != nil {
@@ -52,11 +52,11 @@ func OpenRaw(objs rados.Objects, l layout.Layout, prefix string, eof uint64) (*R
 // Lock is the copy lock, nil for a Raw made by NewRaw.
 func (r *Raw) Lock() *CopyLock { return r.lock }
 
-func (r *Raw) Objects() rados.Objects       { return r.objs }
+func (r *Raw) Objects() store.Objects       { return r.objs }
 func (r *Raw) Layout() layout.Layout        { return r.layout }
 func (r *Raw) Names() layout.Namer          { return r.names }
 func (r *Raw) EOF() uint64                  { return r.eof }
-func (r *Raw) Generation() rados.Generation { return rados.Generation{} }
+func (r *Raw) Generation() store.Generation { return store.Generation{} }
 func (r *Raw) Offloadable(uint64) bool      { return true }
 
 // Close releases the copy lock and removes its object, if OpenRaw took it.
@@ -123,7 +123,7 @@ func (r *Raw) Existing(from, to uint64, width int) (string, error) {
 				switch {
 				case err == nil:
 					found.CompareAndSwap(nil, &oid)
-				case !errors.Is(err, rados.ErrNotFound):
+				case !errors.Is(err, store.ErrNotFound):
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()

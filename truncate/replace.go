@@ -6,12 +6,12 @@ import (
 	"sync"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // removeObjects removes objects [first, end) of names, up to width at a
 // time; missing ones are fine. It returns every failure, joined.
-func removeObjects(objs rados.Objects, names layout.Namer, first, end uint64, width int) error {
+func removeObjects(objs store.Objects, names layout.Namer, first, end uint64, width int) error {
 	if first >= end {
 		return nil
 	}
@@ -25,7 +25,7 @@ func removeObjects(objs rados.Objects, names layout.Namer, first, end uint64, wi
 		go func() {
 			defer wg.Done()
 			for obj := range next {
-				if err := objs.Remove(names.ObjectName(obj)); err != nil && !errors.Is(err, rados.ErrNotFound) {
+				if err := objs.Remove(names.ObjectName(obj)); err != nil && !errors.Is(err, store.ErrNotFound) {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()

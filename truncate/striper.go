@@ -6,10 +6,8 @@ import (
 	"strconv"
 	"syscall"
 
-	gorados "github.com/ceph/go-ceph/rados"
-
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // libradosstriper's names, so that `rados --striper` and radoscp agree.
@@ -29,10 +27,10 @@ type StriperMeta struct {
 }
 
 // ReadStriperMeta reads the layout and size xattrs of striped object name.
-// A missing object gives rados.ErrNotFound.
-func ReadStriperMeta(objs rados.Objects, name string) (StriperMeta, error) {
+// A missing object gives store.ErrNotFound.
+func ReadStriperMeta(objs store.Objects, name string) (StriperMeta, error) {
 	first := layout.Striper(name).ObjectName(0)
-	attrs, err := objs.Base().Xattrs(first)
+	attrs, err := objs.Xattrs(first)
 	if err != nil {
 		return StriperMeta{}, err
 	}
@@ -78,7 +76,7 @@ func ReadStriperMeta(objs rados.Objects, name string) (StriperMeta, error) {
 // Object 0 carries the striper metadata and the locks, and copy-from would
 // replace them with the source's, so object 0 is always read and written.
 type Striper struct {
-	objs    rados.Objects
+	objs    store.Objects
 	name    string
 	meta    StriperMeta
 	existed bool
@@ -91,7 +89,7 @@ var _ Destination = (*Striper)(nil)
 // StriperOptions tune OpenStriperWith.
 type StriperOptions struct {
 	// NoClobber refuses an existing striped object: the error wraps
-	// rados.ErrExists and nothing is written.
+	// store.ErrExists and nothing is written.
 	NoClobber bool
 }
 
@@ -99,26 +97,23 @@ type StriperOptions struct {
 // layout l when it does not exist (l is ignored for an existing one, whose
 // own layout wins, as in libradosstriper). It takes the copy lock: another
 // live copy into name gives a *HeldError (errors.Is ErrHeld).
-func OpenStriper(objs rados.Objects, name string, l layout.Layout) (*Striper, error) {
+func OpenStriper(objs store.Objects, name string, l layout.Layout) (*Striper, error) {
 	return OpenStriperWith(objs, name, l, StriperOptions{})
 }
 
 // OpenStriperWith is OpenStriper with options.
-func OpenStriperWith(objs rados.Objects, name string, l layout.Layout, o StriperOptions) (*Striper, error) {
+func OpenStriperWith(objs store.Objects, name string, l layout.Layout, o StriperOptions) (*Striper, error) {
 	if err := l.Validate(); err != nil {
 		return nil, err
 	}
-	io := objs.Base().IOContext()
 	first := layout.Striper(name).ObjectName(0)
-	op := gorados.CreateWriteOp()
-	op.Create(gorados.CreateExclusive)
-	op.SetXattr(xattrObjectSize, []byte(strconv.FormatUint(l.ObjectSize, 10)))
-	op.SetXattr(xattrStripeUnit, []byte(strconv.FormatUint(l.StripeUnit, 10)))
-	op.SetXattr(xattrStripeCount, []byte(strconv.FormatUint(l.StripeCount, 10)))
-	op.SetXattr(xattrSize, []byte("0"))
-	err := rados.ErrnoError("create striped object", objs.Ref(first), op.Operate(io, first, gorados.OperationNoFlag))
-	op.Release()
-	existed := errors.Is(err, rados.ErrExists)
+	err := objs.Create(first, map[string][]byte{
+		xattrObjectSize:  []byte(strconv.FormatUint(l.ObjectSize, 10)),
+		xattrStripeUnit:  []byte(strconv.FormatUint(l.StripeUnit, 10)),
+		xattrStripeCount: []byte(strconv.FormatUint(l.StripeCount, 10)),
+		xattrSize:        []byte("0"),
+	})
+	existed := errors.Is(err, store.ErrExists)
 	if err != nil && !existed {
 		return nil, err
 	}
@@ -148,11 +143,11 @@ func (s *Striper) Existed() bool { return s.existed }
 // Lock is the copy lock the destination holds.
 func (s *Striper) Lock() *CopyLock { return s.lock }
 
-func (s *Striper) Objects() rados.Objects       { return s.objs }
+func (s *Striper) Objects() store.Objects       { return s.objs }
 func (s *Striper) Layout() layout.Layout        { return s.meta.Layout }
 func (s *Striper) Names() layout.Namer          { return layout.Striper(s.name) }
 func (s *Striper) EOF() uint64                  { return s.meta.Size }
-func (s *Striper) Generation() rados.Generation { return rados.Generation{} }
+func (s *Striper) Generation() store.Generation { return store.Generation{} }
 func (s *Striper) Offloadable(obj uint64) bool  { return obj != 0 }
 
 // Publish grows striper.size to eof, unless the copy lock was lost.
@@ -164,7 +159,7 @@ func (s *Striper) Publish(eof uint64) error {
 		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	first := s.Names().ObjectName(0)
-	if _, err := s.objs.Base().GrowXattr(first, xattrSize, eof); err != nil {
+	if _, err := s.objs.GrowXattr(first, xattrSize, eof); err != nil {
 		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	s.meta.Size = eof
@@ -195,7 +190,7 @@ func keepFirst(obj uint64) bool { return obj == 0 }
 func (s *Striper) Replace(rec []byte, dirty uint64, width int) error {
 	end := max(s.meta.Size, dirty)
 	first := s.Names().ObjectName(0)
-	ok, err := s.objs.Base().ResetXattr(first, xattrSize, s.meta.Size, xattrSource, rec)
+	ok, err := s.objs.ResetXattr(first, xattrSize, s.meta.Size, xattrSource, rec)
 	if err != nil {
 		return fmt.Errorf("empty %s to replace it: %w", s.objs.Ref(first), err)
 	}
@@ -225,7 +220,7 @@ const xattrSource = "radoscp.source"
 // Record returns the record of the copy in progress or interrupted (set by
 // SetRecord), or nil if there is none.
 func (s *Striper) Record() ([]byte, error) {
-	v, err := s.objs.Base().Xattr(s.Names().ObjectName(0), xattrSource)
+	v, err := s.objs.Xattr(s.Names().ObjectName(0), xattrSource)
 	if errors.Is(err, syscall.ENODATA) {
 		return nil, nil
 	}
@@ -234,12 +229,12 @@ func (s *Striper) Record() ([]byte, error) {
 
 // SetRecord stores rec on object 0, where copy-from never writes.
 func (s *Striper) SetRecord(rec []byte) error {
-	return s.objs.Base().SetXattr(s.Names().ObjectName(0), xattrSource, rec)
+	return s.objs.SetXattr(s.Names().ObjectName(0), xattrSource, rec)
 }
 
 // ClearRecord removes the record once the copy is complete.
 func (s *Striper) ClearRecord() error {
-	err := s.objs.Base().RmXattr(s.Names().ObjectName(0), xattrSource)
+	err := s.objs.RmXattr(s.Names().ObjectName(0), xattrSource)
 	if errors.Is(err, syscall.ENODATA) {
 		return nil
 	}

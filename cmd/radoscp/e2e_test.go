@@ -16,6 +16,7 @@ import (
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -145,7 +146,7 @@ func readObject(t *testing.T, p *rados.Pool, oid string) []byte {
 
 func absent(t *testing.T, p *rados.Pool, oid string) {
 	t.Helper()
-	if _, err := p.Stat(oid); !errors.Is(err, rados.ErrNotFound) {
+	if _, err := p.Stat(oid); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("%s/%s: stat gives %v, want ENOENT", p.Name(), oid, err)
 	}
 }

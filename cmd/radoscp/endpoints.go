@@ -9,6 +9,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -28,7 +29,7 @@ func flagLayout(cfg config.Config) (layout.Layout, error) {
 // openPool opens an address's pool; a missing pool is invalid input.
 func openPool(conn *rados.Conn, a Address) (*rados.Pool, error) {
 	p, err := conn.OpenPool(a.Pool, a.Namespace)
-	if errors.Is(err, rados.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) {
 		return nil, usage("%s: pool %q does not exist", a, a.Pool)
 	}
 	return p, err
@@ -42,10 +43,10 @@ func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Sou
 	switch req.src.Scheme {
 	case SchemeStriper:
 		meta, err := truncate.ReadStriperMeta(p, req.src.Name)
-		if errors.Is(err, rados.ErrNotFound) {
+		if errors.Is(err, store.ErrNotFound) {
 			return radoscp.Source{}, usage("source %s does not exist: no object %s", req.src, p.Ref(layout.Striper(req.src.Name).ObjectName(0)))
 		}
-		if err != nil && rados.ErrnoOf(err) == 0 {
+		if err != nil && store.ErrnoOf(err) == 0 {
 			// No errno: the object is there but its metadata is not a
 			// striped object's, which is what the address claimed.
 			return radoscp.Source{}, usage("source %s: %w", req.src, err)
@@ -114,7 +115,7 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length 
 
 func destinationError(req cpRequest, err error) error {
 	switch {
-	case errors.Is(err, rados.ErrExists):
+	case errors.Is(err, store.ErrExists):
 		return usage("destination %s exists and --no-clobber is set (%v)", req.dst, err)
 	case errors.Is(err, truncate.ErrHeld):
 		return fmt.Errorf("%s is %w", req.dst, err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/radoscp/radoscp"
 )
 
 // Exit codes, for scripts and scheduled jobs.
@@ -49,9 +51,20 @@ func exitCode(err error) int {
 }
 
 // report prints err as one line on w: joined errors (a failure, then a
-// failed cut-back) are separated by "; ".
+// failed cut-back) are separated by "; ". The libraries' typed errors are
+// named by the flags that caused them.
 func report(w io.Writer, err error) {
 	if err != nil {
-		fmt.Fprintln(w, "radoscp:", strings.ReplaceAll(err.Error(), "\n", "; "))
+		fmt.Fprintln(w, "radoscp:", strings.ReplaceAll(flagWords(err), "\n", "; "))
 	}
+}
+
+// flagWords is err's message with library terms turned into the flags an
+// operator set.
+func flagWords(err error) string {
+	msg := err.Error()
+	if errors.Is(err, radoscp.ErrOffloadOnly) {
+		msg = strings.Replace(msg, radoscp.ErrOffloadOnly.Error(), "--offload-only is set", 1)
+	}
+	return msg
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // jsonResult is the one line --json prints.
@@ -41,7 +41,7 @@ func toJSON(res radoscp.Result, err error) jsonResult {
 	if err != nil {
 		msg := err.Error()
 		out.Error = &msg
-		out.Errno = int(rados.ErrnoOf(err))
+		out.Errno = int(store.ErrnoOf(err))
 	}
 	return out
 }
@@ -95,7 +95,7 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
 		if r.Err != nil {
 			msg := r.Err.Error()
-			j.Error, j.Errno = &msg, int(rados.ErrnoOf(r.Err))
+			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
 		}
 		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed {
 			res := toJSON(r.Result, nil)

@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/radoscp/radoscp"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -86,7 +86,7 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 					// is fingerprinted instead.
 					var sum uint64
 					if st.Size > 0 {
-						sum, err = src.Objects.Base().Checksum(oid, st.Size)
+						sum, err = src.Objects.Checksum(oid, st.Size)
 					}
 					versions[obj-first] = fmt.Sprintf("size %d xxhash64 %x", st.Size, sum)
 				} else if err == nil {
@@ -94,7 +94,7 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 				}
 				switch {
 				case err == nil:
-				case errors.Is(err, rados.ErrNotFound):
+				case errors.Is(err, store.ErrNotFound):
 					versions[obj-first] = "-"
 				default:
 					mu.Lock()

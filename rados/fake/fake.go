@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Store is a set of pools sharing one lock, so copies between them are
@@ -17,7 +17,7 @@ type Store struct {
 	// Latency, if set, is how long each copy-from takes.
 	Latency func(dstOid string) time.Duration
 	// Generations records the generation each copy-from sent, by Ref.
-	Generations map[string]rados.Generation
+	Generations map[string]store.Generation
 	version     uint64 // the last version given to a change
 }
 
@@ -31,11 +31,12 @@ type object struct {
 	data    []byte
 	xattr   map[string][]byte
 	version uint64 // bumped by every change, as an OSD's user version
+	locks   map[string][]lock
 }
 
 // New returns an empty store.
 func New() *Store {
-	return &Store{objects: map[string]*object{}, Generations: map[string]rados.Generation{}}
+	return &Store{objects: map[string]*object{}, Generations: map[string]store.Generation{}}
 }
 
 // Pool returns pool name of the store.
@@ -47,12 +48,14 @@ type Pool struct {
 	name string
 }
 
-var _ rados.Objects = (*Pool)(nil)
+var _ store.Objects = (*Pool)(nil)
 
-func (p *Pool) Base() *rados.Pool     { return nil }
 func (p *Pool) Ref(oid string) string { return p.name + "/" + oid }
+
+// Locate names oid in this pool (the fake has no namespaces).
+func (p *Pool) Locate(oid string) store.Location { return store.Location{Pool: p.name, Oid: oid} }
 func (p *Pool) notFound(op, oid string) error {
-	return &rados.Error{Op: op, Object: p.Ref(oid), Errno: syscall.ENOENT}
+	return &store.Error{Op: op, Object: p.Ref(oid), Errno: syscall.ENOENT}
 }
 
 // Has reports whether oid exists.
@@ -63,14 +66,14 @@ func (p *Pool) Has(oid string) bool {
 	return ok
 }
 
-func (p *Pool) Stat(oid string) (rados.ObjectStat, error) {
+func (p *Pool) Stat(oid string) (store.ObjectStat, error) {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	o, ok := p.s.objects[p.Ref(oid)]
 	if !ok {
-		return rados.ObjectStat{}, p.notFound("stat", oid)
+		return store.ObjectStat{}, p.notFound("stat", oid)
 	}
-	return rados.ObjectStat{Size: uint64(len(o.data)), Version: o.version}, nil
+	return store.ObjectStat{Size: uint64(len(o.data)), Version: o.version}, nil
 }
 
 func (p *Pool) Read(oid string, buf []byte, off uint64) (int, error) {
@@ -140,11 +143,12 @@ func (p *Pool) Remove(oid string) error {
 }
 
 // Submit copies at once, atomically, and completes after Latency.
-func (p *Pool) Submit(dstOid string, src rados.Objects, srcOid string, o rados.CopyOptions) (rados.Pending, error) {
-	sp, ok := src.(*Pool)
-	if !ok || sp.s != p.s {
-		return nil, &rados.Error{Op: "copy", Object: src.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.EXDEV}
+func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
+	if src.Namespace != "" {
+		return nil, &store.Error{Op: "copy", Object: src.Pool + "/" + src.Namespace + "/" + src.Oid, Target: p.Ref(dstOid),
+			Errno: syscall.EXDEV, Detail: "the fake has no namespaces"}
 	}
+	sp, srcOid := p.s.Pool(src.Pool), src.Oid
 	var lat time.Duration
 	if p.s.Latency != nil {
 		lat = p.s.Latency(dstOid)
@@ -156,11 +160,11 @@ func (p *Pool) Submit(dstOid string, src rados.Objects, srcOid string, o rados.C
 		so, ok := p.s.objects[sp.Ref(srcOid)]
 		switch {
 		case !ok:
-			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ENOENT}
+			c.err = &store.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ENOENT}
 		case o.SrcVersion != 0 && so.version > o.SrcVersion:
-			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ERANGE}
+			c.err = &store.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.ERANGE}
 		case o.SrcVersion != 0 && so.version < o.SrcVersion:
-			c.err = &rados.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.EOVERFLOW}
+			c.err = &store.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.EOVERFLOW}
 		default:
 			x := make(map[string][]byte, len(so.xattr))
 			for k, v := range so.xattr {

@@ -1,4 +1,4 @@
-// Package faults decorates rados.Objects with deterministic fault injection,
+// Package faults decorates store.Objects with deterministic fault injection,
 // in the manner of pebble's vfs/errorfs: fail the k-th operation of a kind,
 // fail operations on chosen objects, fail at random with a seed, or add
 // latency. It wraps a real connection, so the engine's error paths run

@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Kind is the class of operation a rule matches.
@@ -22,6 +22,8 @@ const (
 	Stat
 	Truncate
 	Remove
+	Xattr // setting, growing, resetting or removing an xattr
+	Lock  // taking or renewing a lock
 )
 
 // Rule fails (or delays) the operations it matches. A rule with several
@@ -94,24 +96,24 @@ func (in *Injector) fail(kind Kind, op, ref, oid string) error {
 	errno, delay := in.check(kind, oid)
 	time.Sleep(delay)
 	if errno != 0 {
-		return &rados.Error{Op: op, Object: ref, Errno: errno, Detail: "injected"}
+		return &store.Error{Op: op, Object: ref, Errno: errno, Detail: "injected"}
 	}
 	return nil
 }
 
 // Wrap decorates objs with the injector's rules.
-func (in *Injector) Wrap(objs rados.Objects) rados.Objects {
+func (in *Injector) Wrap(objs store.Objects) store.Objects {
 	return &objects{Objects: objs, in: in}
 }
 
 type objects struct {
-	rados.Objects
+	store.Objects
 	in *Injector
 }
 
-func (o *objects) Stat(oid string) (rados.ObjectStat, error) {
+func (o *objects) Stat(oid string) (store.ObjectStat, error) {
 	if err := o.in.fail(Stat, "stat", o.Ref(oid), oid); err != nil {
-		return rados.ObjectStat{}, err
+		return store.ObjectStat{}, err
 	}
 	return o.Objects.Stat(oid)
 }
@@ -154,46 +156,109 @@ func (o *objects) Remove(oid string) error {
 // Submit applies SubmitCopy rules at submission and Copy rules at
 // completion: a Copy failure is sent for real first, like an OSD that ran
 // the op and failed it, so what it might have written is really there.
-func (o *objects) Submit(dstOid string, src rados.Objects, srcOid string, opts rados.CopyOptions) (rados.Pending, error) {
-	ref := src.Ref(srcOid)
+func (o *objects) Submit(dstOid string, src store.Location, opts store.CopyOptions) (store.Pending, error) {
+	ref := src.Pool + "/" + src.Oid
 	if errno, delay := o.in.check(SubmitCopy, dstOid); errno != 0 || delay > 0 {
 		time.Sleep(delay)
 		if errno != 0 {
-			return nil, &rados.Error{Op: "copy", Object: ref, Target: o.Ref(dstOid), Errno: errno, Detail: "injected at submit"}
+			return nil, &store.Error{Op: "copy", Object: ref, Target: o.Ref(dstOid), Errno: errno, Detail: "injected at submit"}
 		}
 	}
 	errno, delay := o.in.check(Copy, dstOid)
 	if errno != 0 {
 		// The OSD never applies a failed copy-from, so neither do we.
-		return &failed{err: &rados.Error{Op: "copy", Object: ref, Target: o.Ref(dstOid), Errno: errno, Detail: "injected"}, delay: delay}, nil
+		return newFailed(&store.Error{Op: "copy", Object: ref, Target: o.Ref(dstOid), Errno: errno, Detail: "injected"}, delay), nil
 	}
-	p, err := o.Objects.Submit(dstOid, src, srcOid, opts)
+	p, err := o.Objects.Submit(dstOid, src, opts)
 	if err != nil || delay == 0 {
 		return p, err
 	}
-	return &delayed{Pending: p, until: time.Now().Add(delay), delay: delay}, nil
+	return newDelayed(p, delay), nil
 }
 
+// failed is a copy the injector failed: it completes after its delay.
 type failed struct {
 	err   error
 	delay time.Duration
+	ready chan struct{}
 }
 
+func newFailed(err error, delay time.Duration) *failed {
+	f := &failed{err: err, delay: delay, ready: make(chan struct{})}
+	time.AfterFunc(delay, func() { close(f.ready) })
+	return f
+}
+
+func (f *failed) Ready() <-chan struct{} { return f.ready }
 func (f *failed) Wait() error {
-	time.Sleep(f.delay)
+	<-f.ready
 	return f.err
 }
 func (f *failed) Latency() time.Duration { return f.delay }
 
+// delayed is a real copy whose completion the injector holds back.
 type delayed struct {
-	rados.Pending
-	until time.Time
+	store.Pending
 	delay time.Duration
+	ready chan struct{}
 }
 
+func newDelayed(p store.Pending, delay time.Duration) *delayed {
+	d := &delayed{Pending: p, delay: delay, ready: make(chan struct{})}
+	until := time.Now().Add(delay)
+	go func() {
+		<-p.Ready()
+		time.Sleep(time.Until(until))
+		close(d.ready)
+	}()
+	return d
+}
+
+func (d *delayed) Ready() <-chan struct{} { return d.ready }
 func (d *delayed) Wait() error {
-	err := d.Pending.Wait()
-	time.Sleep(time.Until(d.until))
-	return err
+	<-d.ready
+	return d.Pending.Wait()
 }
 func (d *delayed) Latency() time.Duration { return d.Pending.Latency() + d.delay }
+
+func (o *objects) SetXattr(oid, name string, value []byte) error {
+	if err := o.in.fail(Xattr, "setxattr "+name, o.Ref(oid), oid); err != nil {
+		return err
+	}
+	return o.Objects.SetXattr(oid, name, value)
+}
+
+func (o *objects) RmXattr(oid, name string) error {
+	if err := o.in.fail(Xattr, "rmxattr "+name, o.Ref(oid), oid); err != nil {
+		return err
+	}
+	return o.Objects.RmXattr(oid, name)
+}
+
+func (o *objects) GrowXattr(oid, name string, n uint64) (bool, error) {
+	if err := o.in.fail(Xattr, "grow xattr "+name, o.Ref(oid), oid); err != nil {
+		return false, err
+	}
+	return o.Objects.GrowXattr(oid, name, n)
+}
+
+func (o *objects) ResetXattr(oid, name string, expect uint64, alsoName string, alsoValue []byte) (bool, error) {
+	if err := o.in.fail(Xattr, "reset xattr "+name, o.Ref(oid), oid); err != nil {
+		return false, err
+	}
+	return o.Objects.ResetXattr(oid, name, expect, alsoName, alsoValue)
+}
+
+func (o *objects) LockExclusive(oid, name, cookie, desc string, d time.Duration, renew bool) (store.LockResult, error) {
+	if err := o.in.fail(Lock, "lock "+name, o.Ref(oid), oid); err != nil {
+		return 0, err
+	}
+	return o.Objects.LockExclusive(oid, name, cookie, desc, d, renew)
+}
+
+func (o *objects) LockShared(oid, name, cookie, tag, desc string, d time.Duration, renew bool) (store.LockResult, error) {
+	if err := o.in.fail(Lock, "lock "+name, o.Ref(oid), oid); err != nil {
+		return 0, err
+	}
+	return o.Objects.LockShared(oid, name, cookie, tag, desc, d, renew)
+}

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/rados/fake"
 	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/store"
 )
 
 func TestRules(t *testing.T) {
@@ -25,23 +25,23 @@ func TestRules(t *testing.T) {
 	)
 	b := in.Wrap(s.Pool("b"))
 
-	for i, want := range []error{nil, rados.ErrIO, nil} {
+	for i, want := range []error{nil, store.ErrIO, nil} {
 		if err := b.Write("w", []byte("y"), 0); !errors.Is(err, want) {
 			t.Fatalf("write %d: %v, want %v", i+1, err, want)
 		}
 	}
-	p, err := b.Submit("bad", a, "src", rados.CopyOptions{})
-	if err != nil || !errors.Is(p.Wait(), rados.ErrPermission) {
+	p, err := b.Submit("bad", a.Locate("src"), store.CopyOptions{})
+	if err != nil || !errors.Is(p.Wait(), store.ErrPermission) {
 		t.Fatalf("copy to bad: submit %v", err)
 	}
 	if s.Pool("b").Has("bad") {
 		t.Fatal("an injected copy failure wrote the destination")
 	}
-	if _, err := b.Submit("nosubmit", a, "src", rados.CopyOptions{}); !errors.Is(err, syscall.ENOMEM) {
+	if _, err := b.Submit("nosubmit", a.Locate("src"), store.CopyOptions{}); !errors.Is(err, syscall.ENOMEM) {
 		t.Fatalf("submit: %v, want ENOMEM", err)
 	}
 	start := time.Now()
-	p, err = b.Submit("slow", a, "src", rados.CopyOptions{})
+	p, err = b.Submit("slow", a.Locate("src"), store.CopyOptions{})
 	if err != nil || p.Wait() != nil || time.Since(start) < 20*time.Millisecond || !s.Pool("b").Has("slow") {
 		t.Fatalf("delayed copy: %v, took %s", err, time.Since(start))
 	}
@@ -57,7 +57,7 @@ func TestProbabilityIsSeeded(t *testing.T) {
 		var out []bool
 		for range 64 {
 			err := b.Remove("x")
-			out = append(out, errors.Is(err, rados.ErrIO))
+			out = append(out, errors.Is(err, store.ErrIO))
 		}
 		return out
 	}

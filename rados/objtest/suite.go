@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Run checks a and b, two pools of one cluster, against the rules the copy
 // engine relies on. prefix keeps object names apart from other tests.
-func Run(t *testing.T, a, b rados.Objects, prefix string) {
+func Run(t *testing.T, a, b store.Objects, prefix string) {
 	name := func(s string) string { return fmt.Sprintf("%s.%s", prefix, s) }
-	read := func(t *testing.T, p rados.Objects, oid string, n int, off uint64) []byte {
+	read := func(t *testing.T, p store.Objects, oid string, n int, off uint64) []byte {
 		t.Helper()
 		buf := make([]byte, n)
 		got, err := p.Read(oid, buf, off)
@@ -44,13 +44,13 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 	})
 	t.Run("missing objects", func(t *testing.T) {
 		oid := name("missing")
-		if _, err := a.Stat(oid); !errors.Is(err, rados.ErrNotFound) {
+		if _, err := a.Stat(oid); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("stat: %v, want ENOENT", err)
 		}
-		if _, err := a.Read(oid, make([]byte, 4), 0); !errors.Is(err, rados.ErrNotFound) {
+		if _, err := a.Read(oid, make([]byte, 4), 0); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("read: %v, want ENOENT", err)
 		}
-		if err := a.Remove(oid); !errors.Is(err, rados.ErrNotFound) {
+		if err := a.Remove(oid); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("remove: %v, want ENOENT", err)
 		}
 	})
@@ -74,7 +74,7 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 		if err := a.Remove(oid); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := a.Stat(oid); !errors.Is(err, rados.ErrNotFound) {
+		if _, err := a.Stat(oid); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("stat after remove: %v", err)
 		}
 	})
@@ -86,7 +86,7 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 		if err := b.WriteFull(dst, bytes.Repeat([]byte("o"), 50)); err != nil {
 			t.Fatal(err)
 		}
-		p, err := b.Submit(dst, a, src, rados.CopyOptions{})
+		p, err := b.Submit(dst, a.Locate(src), store.CopyOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,11 +102,11 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 		if err := b.WriteFull(dst, []byte("keep")); err != nil {
 			t.Fatal(err)
 		}
-		p, err := b.Submit(dst, a, name("nosrc"), rados.CopyOptions{})
+		p, err := b.Submit(dst, a.Locate(name("nosrc")), store.CopyOptions{})
 		if err == nil {
 			err = p.Wait()
 		}
-		if !errors.Is(err, rados.ErrNotFound) {
+		if !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("got %v, want ENOENT", err)
 		}
 		if got := read(t, b, dst, 100, 0); string(got) != "keep" {
@@ -123,7 +123,7 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 			t.Fatalf("stat = %+v, %v; want a version", st, err)
 		}
 		copyPinned := func(version uint64) error {
-			p, err := b.Submit(dst, a, src, rados.CopyOptions{SrcVersion: version})
+			p, err := b.Submit(dst, a.Locate(src), store.CopyOptions{SrcVersion: version})
 			if err != nil {
 				return err
 			}
@@ -138,7 +138,7 @@ func Run(t *testing.T, a, b rados.Objects, prefix string) {
 		if now, _ := a.Stat(src); now.Version <= st.Version {
 			t.Fatalf("version %d after a write, was %d", now.Version, st.Version)
 		}
-		if err := copyPinned(st.Version); !errors.Is(err, rados.ErrRange) {
+		if err := copyPinned(st.Version); !errors.Is(err, store.ErrRange) {
 			t.Fatalf("copy pinned to an older version: %v, want ERANGE", err)
 		}
 		if got := read(t, b, dst, 100, 0); string(got) != "one" {

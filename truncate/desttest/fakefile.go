@@ -5,7 +5,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 )
 
 // FakeFile models what the MDS does with a file's size and generation:
@@ -14,7 +14,7 @@ import (
 type FakeFile struct {
 	mu     sync.Mutex
 	data   []byte
-	gen    rados.Generation
+	gen    store.Generation
 	xattrs map[string][]byte
 	ops    []string
 }
@@ -47,14 +47,14 @@ func (f *FakeFile) Truncate(size uint64) error {
 	f.ops = append(f.ops, fmt.Sprintf("truncate %d", size))
 	if size < uint64(len(f.data)) {
 		f.data = f.data[:size]
-		f.gen = rados.Generation{Seq: max(f.gen.Seq, 1) + 1, Size: size}
+		f.gen = store.Generation{Seq: max(f.gen.Seq, 1) + 1, Size: size}
 		return nil
 	}
 	f.data = append(f.data, make([]byte, size-uint64(len(f.data)))...)
 	return nil
 }
 
-func (f *FakeFile) Generation() (rados.Generation, error) {
+func (f *FakeFile) Generation() (store.Generation, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.gen, nil
@@ -72,7 +72,7 @@ func (f *FakeFile) GetXattr(name string) ([]byte, error) {
 	defer f.mu.Unlock()
 	v, ok := f.xattrs[name]
 	if !ok {
-		return nil, &rados.Error{Op: "get xattr", Object: name, Errno: syscall.ENODATA}
+		return nil, &store.Error{Op: "get xattr", Object: name, Errno: syscall.ENODATA}
 	}
 	return append([]byte(nil), v...), nil
 }

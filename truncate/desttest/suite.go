@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -90,7 +90,7 @@ func (m *model) apply(s Subject, st step, set uint64) {
 // Run runs every sequence against s. objs is the pool the destination's
 // objects are in, written directly (as copy-from writes them) before each
 // sequence, so that cut-backs have something to cut.
-func Run(t *testing.T, s Subject, objs rados.Objects) {
+func Run(t *testing.T, s Subject, objs store.Objects) {
 	set := s.Layout.SetSize()
 	size := 4 * set
 	for _, seq := range sequences {
@@ -158,13 +158,13 @@ func reopens(steps []step) bool {
 
 // checkTrimmed checks that no object of the cut range [0, end) holds data
 // at or past eof.
-func checkTrimmed(t *testing.T, where string, l layout.Layout, objs rados.Objects, names layout.Namer, eof, end uint64) {
+func checkTrimmed(t *testing.T, where string, l layout.Layout, objs store.Objects, names layout.Namer, eof, end uint64) {
 	t.Helper()
 	for obj := uint64(1); obj < l.ObjectsFor(end); obj++ {
 		want := l.ObjectLength(eof, obj)
 		st, err := objs.Stat(names.ObjectName(obj))
 		switch {
-		case errors.Is(err, rados.ErrNotFound):
+		case errors.Is(err, store.ErrNotFound):
 		case err != nil:
 			t.Fatal(err)
 		case st.Size > want:
