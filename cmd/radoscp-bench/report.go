@@ -154,7 +154,7 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 		case r.PinSource:
 			b.WriteString(", pinning on (`--pin-source`, the default)")
 		default:
-			b.WriteString(", pinning off (`--pin-source=false`)")
+			b.WriteString(", pinning off")
 		}
 		b.WriteString("\n\n")
 		if r.Anchor != "" {
