@@ -2,14 +2,18 @@
 #
 #   make deps          install what is missing: Ceph 16.2 daemons and headers, g++
 #   make build         build bin/radoscp
+#   make build-bench   build bin/radoscp-bench, the benchmark laboratory (a
+#                      tool of this repository, not part of radoscp)
 #   make test          start a throwaway Ceph cluster, run every test against
 #                      it (a missing cluster is a failure, not a skip), stop it
 #   make cluster-up    start a cluster for interactive use and say how to use it
 #   make cluster-down  stop it
 #   make bench         start a throwaway cluster, run every benchmark scenario
-#                      and the engine micro-benchmarks, regenerate
+#                      (radoscp-bench run, pinning on as in radoscp cp) and
+#                      the engine micro-benchmarks, regenerate
 #                      docs/bench-results.md, docs/bench-speedup.svg and the
-#                      README's results section, stop the cluster
+#                      README's results section (radoscp-bench report), stop
+#                      the cluster
 #   make bench-report  the same report from the results already in docs/bench/
 #   make crash         many kill -9 crash trials on a throwaway cluster
 #                      (TRIALS=200; RADOSCP_CRASH_SEED replays one run)
@@ -36,13 +40,16 @@ TESTFLAGS ?= -race -count=1 -timeout 45m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build test demo bench bench-report cluster-up cluster-down crash soak fuzz
+.PHONY: deps build build-bench test demo bench bench-report cluster-up cluster-down crash soak fuzz
 
 deps:
 	test/deps.sh
 
 build:
 	$(GO) build $(TAGS) -o bin/radoscp ./cmd/radoscp
+
+build-bench:
+	$(GO) build $(TAGS) -o bin/radoscp-bench ./cmd/radoscp-bench
 
 # The trap stops the cluster however the tests end (failure, ^C); the
 # recipe's exit status is go test's (or 1 if the cluster would not stop).
@@ -116,12 +123,13 @@ BENCH_REPEAT ?= 5
 # sources and 1 GiB of copies at once, unevenly spread over three OSDs.
 # The cluster has CephFS (--fs) for the cephfs scenario, whose sources and
 # copies go into /bench-cephfs, removed afterwards (--pool is unused there).
-# The raw results (bench --json, go test -bench) go to a scratch directory
-# and then to docs/bench/, from which bench-report regenerates the report
-# without running anything again; a failed scenario leaves the committed
-# results as they were.
+# radoscp's contenders pin source objects (--pin-source, radoscp cp's
+# default), as users run it. The raw results (radoscp-bench run --json,
+# go test -bench) go to a scratch directory and then to docs/bench/, from
+# which bench-report regenerates the report without running anything again;
+# a failed scenario leaves the committed results as they were.
 BENCH_DIR := docs/bench
-bench: deps build
+bench: deps build-bench
 	dir=$$(mktemp -d)
 	work=$$(mktemp -d)
 	trap 'test/cluster.sh stop "$$dir"; rm -rf "$$work"' EXIT
@@ -130,8 +138,9 @@ bench: deps build
 	conf="$$dir/ceph.conf"
 	$(GO) test $(TAGS) -run '^$$' -bench Engine -benchmem . | tee "$$work/engine.txt"
 	for s in $(BENCH_SCENARIOS); do
-		echo "+ radoscp bench --scenario $$s --repeat $(BENCH_REPEAT)"
-		bin/radoscp bench -c "$$conf" --pool radoscp-a --prefix "bench-$$s" --scenario "$$s" --repeat $(BENCH_REPEAT) --json >"$$work/$$s.json"
+		echo "+ radoscp-bench run --scenario $$s --repeat $(BENCH_REPEAT) --pin-source"
+		bin/radoscp-bench run -c "$$conf" --pool radoscp-a --prefix "bench-$$s" --scenario "$$s" --repeat $(BENCH_REPEAT) \
+			--pin-source --json >"$$work/$$s.json"
 	done
 	rm -rf $(BENCH_DIR)
 	mkdir -p $(BENCH_DIR)
@@ -139,12 +148,12 @@ bench: deps build
 	$(MAKE) --no-print-directory bench-report
 
 # The report, plot and README section from the results in docs/bench/.
-bench-report: build
+bench-report: build-bench
 	results=()
 	for s in $(BENCH_SCENARIOS); do
 		if [[ -f $(BENCH_DIR)/$$s.json ]]; then results+=("$(BENCH_DIR)/$$s.json"); fi
 	done
-	bin/radoscp bench report --out docs/bench-results.md --plot docs/bench-speedup.svg \
+	bin/radoscp-bench report --out docs/bench-results.md --plot docs/bench-speedup.svg \
 		--engine $(BENCH_DIR)/engine.txt --splice README.md "$${results[@]}"
 	cat docs/bench-results.md
 

@@ -47,10 +47,6 @@ type Options struct {
 	Chunk uint64
 	// OffloadOnly fails a copy that would move data through the client.
 	OffloadOnly bool
-	// ClientOnly copies everything by reading and writing through the
-	// client, as clones and cp do: the baseline radoscp bench compares
-	// against.
-	ClientOnly bool
 	// SrcFadvise and DstFadvise are passed with every copy-from.
 	SrcFadvise, DstFadvise store.Fadvise
 	// PinSource reads the version of every source object before copying

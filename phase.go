@@ -43,11 +43,11 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if err != nil {
 		return phaseResult{}, err
 	}
-	offload := c.e.Offload() && !c.opts.ClientOnly
+	offload := c.e.Offload()
 	for _, s := range segs {
 		if s.Kind != layout.Offload || !offload {
 			c.res.Fallback = true
-			if c.opts.OffloadOnly && !c.opts.ClientOnly {
+			if c.opts.OffloadOnly {
 				return phaseResult{}, fmt.Errorf("%w is set: bytes [%d, %d) cannot be copied by copy-from (%s)",
 					ErrOffloadOnly, s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
 			}

@@ -153,9 +153,6 @@ func TestE2EBadInput(t *testing.T) {
 			want: []string{"--dst-size", "rados: destinations only"}},
 		{name: "unknown-command", args: func(d string) []string { return []string{"frobnicate", d} },
 			want: []string{"frobnicate"}},
-		{name: "bench-offload-only-client", args: func(d string) []string {
-			return []string{"bench", "--pool", "radoscp-b", "--prefix", d, "--objects", "1", "--offload-only", "--modes", "offload,client"}
-		}, want: []string{"--offload-only", "client"}},
 
 		// Config files.
 		{name: "config-unknown-key", args: cp("--config", unknownKey), want: []string{"wibble", "unknown"}},
@@ -184,7 +181,7 @@ func TestE2EBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := test.UniqueName(t)
 			args := tc.args(d)
-			if len(args) == 0 || args[0] != "frobnicate" && args[0] != "bench" {
+			if len(args) == 0 || args[0] != "frobnicate" {
 				args = append([]string{"cp"}, args...)
 			}
 			args = append([]string{args[0], "-c", conf}, args[1:]...)

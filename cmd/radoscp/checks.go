@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -20,15 +19,6 @@ import (
 func checkProgressFlags(cmd *cobra.Command, cfg config.Config, noProgress bool) error {
 	if noProgress && cmd.Flags().Changed("progress") && cfg.Progress == "on" {
 		return usage("--no-progress and --progress on contradict each other; give one")
-	}
-	return nil
-}
-
-// checkBenchModes refuses --offload-only with the client mode, which moves
-// every byte through the client by design.
-func checkBenchModes(cfg config.Config, modes []string) error {
-	if cfg.OffloadOnly && slices.Contains(modes, "client") {
-		return usage("--offload-only conflicts with --modes client (client mode copies through the client); drop one")
 	}
 	return nil
 }
@@ -54,15 +44,6 @@ func copyLength(src radoscp.Source, req cpRequest) (uint64, error) {
 			req.srcOff, req.srcOff+length, req.srcOff, length, src.Size)
 	}
 	return length, nil
-}
-
-// benchModes lists the modes a bench plan runs.
-func benchModes(p benchPlan) []string {
-	modes := []string{p.one.Mode}
-	for _, c := range p.contenders {
-		modes = append(modes, c.Mode)
-	}
-	return modes
 }
 
 // checkResume refuses --resume into a rados: destination: a raw object set

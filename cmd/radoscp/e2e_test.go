@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
@@ -300,100 +299,6 @@ func TestE2EConfig(t *testing.T) {
 	l = windowLine(t, r.stdout)
 	if f := strings.Fields(l); len(f) < 3 || f[1] != "9" || strings.Contains(l, "RADOSCP_WINDOW") || !strings.Contains(l, "flag") {
 		t.Errorf("window line %q: want 9 from the flag", l)
-	}
-}
-
-func TestE2EBench(t *testing.T) {
-	conf := test.Conf(t)
-	prefix := test.UniqueName(t)
-	base := []string{"bench", "-c", conf, "--pool", "radoscp-a", "--prefix", prefix, "--objects", "4", "--object-size", "1M",
-		"--windows", "1,4", "--client-windows", "4", "--repeat", "1"}
-	r := runCmd(t, nil, append(base, "--json")...)
-	if r.code != 0 {
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
-	}
-	var res struct {
-		Machine struct {
-			CPUs int `json:"cpus"`
-		} `json:"machine"`
-		Rows []struct {
-			Mode        string  `json:"mode"`
-			Window      int     `json:"window"`
-			Reached     int     `json:"window_reached"`
-			MiBps       float64 `json:"mib_per_second"`
-			CPU         float64 `json:"client_cpu_seconds"`
-			RSS         uint64  `json:"client_peak_rss_bytes"`
-			ClientBytes uint64  `json:"client_bytes"`
-		} `json:"rows"`
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
-		t.Fatalf("%v: %s", err, r.stdout)
-	}
-	seen := map[string]int{}
-	for _, row := range res.Rows {
-		seen[row.Mode]++
-		if row.MiBps <= 0 || row.RSS == 0 {
-			t.Errorf("row %+v: MiB/s or peak RSS not positive", row)
-		}
-		if want := uint64(0); row.Mode == "client" {
-			if row.ClientBytes != 2*4*oneMiB {
-				t.Errorf("client copy moved %d bytes through the client, want %d", row.ClientBytes, 2*4*oneMiB)
-			}
-		} else if row.ClientBytes != want {
-			t.Errorf("%s moved %d bytes through the client", row.Mode, row.ClientBytes)
-		}
-		if row.Mode == "auto" && (row.Reached < 1 || row.Reached > 64) {
-			t.Errorf("auto reached window %d, want 1..64 (--max-window)", row.Reached)
-		}
-	}
-	if want := (map[string]int{"offload": 2, "auto": 1, "rados-cp": 1, "client": 1}); fmt.Sprint(seen) != fmt.Sprint(want) {
-		t.Errorf("rows by mode %v, want %v: %s", seen, want, r.stdout)
-	}
-	if res.Machine.CPUs < 1 {
-		t.Errorf("no machine description: %s", r.stdout)
-	}
-
-	// bench report turns it into markdown, a plot and a spliced README.
-	dir := t.TempDir()
-	results, md, plot, readme := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "s.svg"), filepath.Join(dir, "README.md")
-	writeFile(t, results, r.stdout)
-	writeFile(t, readme, "intro\n<!-- bench-results:start -->\nold\n<!-- bench-results:end -->\nrest\n")
-	r = runCmd(t, nil, "bench", "report", "--out", md, "--plot", plot, "--splice", readme, results)
-	if r.code != 0 {
-		t.Fatalf("report: exit %d\nstderr: %s", r.code, r.stderr)
-	}
-	report, _ := os.ReadFile(md)
-	for _, want := range []string{"| radoscp window 4 |", "| rados cp loop |", "| client copy window 4 |", "radoscp auto (reached", "#### Targets"} {
-		if !bytes.Contains(report, []byte(want)) {
-			t.Errorf("report lacks %q:\n%s", want, report)
-		}
-	}
-	spliced, _ := os.ReadFile(readme)
-	if !bytes.Contains(spliced, report) || bytes.Contains(spliced, []byte("old")) || !bytes.HasSuffix(spliced, []byte("<!-- bench-results:end -->\nrest\n")) {
-		t.Errorf("spliced README:\n%s", spliced)
-	}
-	if svg, err := os.ReadFile(plot); err != nil || !bytes.Contains(svg, []byte("<svg")) {
-		t.Errorf("plot: %v, %d bytes", err, len(svg))
-	}
-}
-
-// Bad bench values are refused with exit 2 before any object is written.
-func TestE2EBenchBadFlags(t *testing.T) {
-	conf := test.Conf(t)
-	prefix := test.UniqueName(t)
-	for _, tc := range []struct{ flag, value, says string }{
-		{"--scenario", "fast", `--scenario "fast"`},
-		{"--modes", "offload,magic", `unknown mode "magic"`},
-		{"--windows", "1,0", `--windows "1,0"`},
-		{"--window", "automatic", `"automatic"`},
-	} {
-		r := runCmd(t, nil, "bench", "-c", conf, "--pool", "radoscp-a", "--prefix", prefix, tc.flag, tc.value)
-		if r.code != 2 || !strings.Contains(r.stderr, tc.says) {
-			t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q", tc.flag, tc.value, r.code, r.stderr, tc.says)
-		}
-	}
-	if p := connPool(t, conf, "radoscp-a"); func() bool { _, err := p.Stat(layout.Prefix(prefix).ObjectName(0)); return err == nil }() {
-		t.Errorf("a refused bench wrote source objects")
 	}
 }
 

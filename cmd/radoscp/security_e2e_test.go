@@ -19,7 +19,6 @@ const (
 	capsLock       = "allow pool radoscp-b class lock"
 	capsRawCopy    = "allow r pool=radoscp-a, allow rw pool=radoscp-b, " + capsLock
 	capsStriperDst = capsRawCopy
-	capsBench      = "allow rw pool=radoscp-b"
 )
 
 func TestE2ELeastPrivilege(t *testing.T) {
@@ -85,17 +84,6 @@ func TestE2ELeastPrivilege(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		assertObjects(t, b, d, data[:4])
-	})
-	t.Run("bench", func(t *testing.T) {
-		prefix := test.UniqueName(t)
-		r := run(client(capsBench), "bench", "--pool", "radoscp-b", "--prefix", prefix, "--objects", "2", "--object-size", "1M",
-			"--windows", "1,2", "--repeat", "1", "--json")
-		if r.code != 0 {
-			t.Fatalf("exit %d: %s", r.code, r.stderr)
-		}
-		if objs := listNamed(t, conf, "radoscp-b", prefix); len(objs) > 0 {
-			t.Errorf("bench left objects: %q", objs)
-		}
 	})
 }
 

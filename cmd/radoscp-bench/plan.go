@@ -121,7 +121,7 @@ func parseBench(f benchFlags, objectSize uint64) (benchPlan, error) {
 		return parseFSBench(f)
 	}
 	if f.pool == "" {
-		return p, errors.New("bench needs --pool")
+		return p, errors.New("run needs --pool (or --scenario cephfs)")
 	}
 	if f.objects < 1 {
 		return p, fmt.Errorf("--objects %d: expected at least 1", f.objects)

@@ -16,7 +16,8 @@ import (
 	"github.com/radoscp/radoscp/rados"
 )
 
-// benchResult is one bench run: what --json prints and bench report reads.
+// benchResult is one run of a scenario: what run --json prints and report
+// reads.
 type benchResult struct {
 	Scenario     string      `json:"scenario,omitempty"`
 	Title        string      `json:"title,omitempty"`
@@ -25,6 +26,14 @@ type benchResult struct {
 	ObjectSize   uint64      `json:"object_size"`
 	InjectDelayS float64     `json:"inject_osd_delay_seconds"`
 	Repeat       int         `json:"repeat"`
+	// PinSource is set when radoscp's contenders pinned each source
+	// object's version (--pin-source, radoscp cp's default). Results
+	// from before the field existed were taken without.
+	PinSource bool `json:"pin_source"`
+	// SpeedUpOver is the contender every row's speed-up is over
+	// (offload:1, rados-cp or clone:1); empty when the run had none of
+	// them, and then there is no speed-up.
+	SpeedUpOver string `json:"speedup_over,omitempty"`
 	// The cephfs scenario copies Files files of FileSize bytes; Anchor
 	// says what its speed-up is over.
 	Files    int        `json:"files,omitempty"`
@@ -41,7 +50,7 @@ type benchRow struct {
 	WindowReached int       `json:"window_reached"`  // widest window, median over runs
 	Seconds       float64   `json:"wall_seconds"`
 	MiBps         float64   `json:"mib_per_second"`
-	SpeedUp       float64   `json:"speedup_vs_window_1"` // cephfs: over the clone anchor
+	SpeedUp       float64   `json:"speedup"` // over benchResult.SpeedUpOver; 0 for none
 	P50ms         float64   `json:"p50_copy_ms"`
 	P99ms         float64   `json:"p99_copy_ms"`
 	CPUSeconds    float64   `json:"client_cpu_seconds"`
@@ -59,7 +68,7 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 		return runFSBench(ctx, cfg, f, plan)
 	}
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Objects: f.objects,
-		ObjectSize: plan.objectSize, InjectDelayS: f.injectDelay.Seconds(), Repeat: f.repeat}
+		ObjectSize: plan.objectSize, InjectDelayS: f.injectDelay.Seconds(), Repeat: f.repeat, PinSource: cfg.PinSource}
 	for _, sc := range scenarios {
 		if sc.name == f.scenario {
 			res.Title = sc.title
@@ -72,7 +81,7 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 		return res, err
 	}
 	defer conn.Close()
-	pool, err := openPool(conn, Address{Raw: "--pool " + f.pool, Pool: f.pool, Namespace: f.namespace})
+	pool, err := openPool(conn, f.pool, f.namespace)
 	if err != nil {
 		return res, err
 	}
@@ -84,7 +93,7 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 	}
 	self, err := os.Executable()
 	if err != nil {
-		return res, fmt.Errorf("bench: finding this program to run contenders: %w", err)
+		return res, fmt.Errorf("finding this program to run contenders: %w", err)
 	}
 	runs := make([][]runRecord, len(plan.contenders))
 	// Repeats are the outer loop, so drift in the cluster spreads over
@@ -95,7 +104,7 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
 			removeObjects(pool, layout.Prefix(dst), f.objects)
 			if err != nil {
-				return res, fmt.Errorf("bench %s: %w", c, err)
+				return res, fmt.Errorf("%s: %w", c, err)
 			}
 			runs[i] = append(runs[i], rec)
 		}
@@ -104,20 +113,21 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 	for i, c := range plan.contenders {
 		res.Rows = append(res.Rows, summarize(c, runs[i], size))
 	}
-	setSpeedUp(res.Rows)
+	res.SpeedUpOver = setSpeedUp(res.Rows)
 	return res, nil
 }
 
-// runChild runs contender c once in a child process (bench --one) and
+// runChild runs contender c once in a child process (run --one) and
 // returns what it measured.
 func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags, plan benchPlan, c contender, dst string) (runRecord, error) {
-	args := []string{"bench", "--one", c.String(), "--dst-prefix", dst,
+	args := []string{"run", "--one", c.String(), "--dst-prefix", dst,
 		"--config=" + cfg.ConfigFile,
 		"--pool", f.pool, "--namespace", f.namespace, "--prefix", f.prefix,
 		"--objects", strconv.Itoa(f.objects), "--object-size", strconv.FormatUint(plan.objectSize, 10),
 		"--inject-osd-delay", f.injectDelay.String(),
 		"--chunk", strconv.FormatUint(cfg.Chunk, 10), "--max-window", strconv.Itoa(cfg.MaxWindow),
-		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String()}
+		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String(),
+		"--pin-source=" + strconv.FormatBool(cfg.PinSource)}
 	if f.cephfs {
 		args = append(args, "--scenario", f.scenario, "--fs", f.fsName, "--fs-dir", f.fsDir, "--file-size", f.fileSize)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os/exec"
@@ -58,16 +59,22 @@ func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan
 		return runRecord{}, err
 	}
 	defer conn.Close()
-	pool, err := openPool(conn, Address{Raw: "--pool " + f.pool, Pool: f.pool, Namespace: f.namespace})
+	pool, err := openPool(conn, f.pool, f.namespace)
 	if err != nil {
 		return runRecord{}, err
+	}
+	if plan.one.Mode == "client" {
+		return clientCopy(ctx, pool, layout.Prefix(f.prefix), layout.Prefix(f.dstPrefix), f.objects, plan.objectSize,
+			cmp.Or(cfg.Chunk, radoscp.DefaultChunk), plan.one.Window)
 	}
 	l := layout.Layout{StripeUnit: plan.objectSize, StripeCount: 1, ObjectSize: plan.objectSize}
 	size := uint64(f.objects) * plan.objectSize
 	src := radoscp.Source{Objects: pool, Layout: l, Names: layout.Prefix(f.prefix), Size: size}
 	obs := &benchObserver{}
 	engine := radoscp.NewEngine(obs, nil)
-	opts := radoscp.Options{Window: plan.one.Window, Chunk: cfg.Chunk, ClientOnly: plan.one.Mode == "client"}
+	// What radoscp cp asks of the engine for a rados: copy, less
+	// --offload-only (refused with the client mode, see checkModes).
+	opts := radoscp.Options{Window: plan.one.Window, Chunk: cfg.Chunk, PinSource: cfg.PinSource}
 	if plan.one.Mode == "auto" {
 		opts.Auto, opts.MaxWindow = true, cfg.MaxWindow
 	}

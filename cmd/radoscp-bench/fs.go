@@ -47,12 +47,12 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 			return
 		}
 		if err := removeFSTree(mnt.fs, f.fsDir); err != nil {
-			fmt.Fprintf(os.Stderr, "bench: cleaning up cephfs:%s: %v\n", f.fsDir, err)
+			fmt.Fprintf(os.Stderr, "radoscp-bench: cleaning up cephfs:%s: %v\n", f.fsDir, err)
 		}
 	}()
 	self, err := os.Executable()
 	if err != nil {
-		return res, fmt.Errorf("bench: finding this program to run contenders: %w", err)
+		return res, fmt.Errorf("finding this program to run contenders: %w", err)
 	}
 	runs := make([][]runRecord, len(plan.contenders))
 	verified := make([]bool, len(plan.contenders))
@@ -62,7 +62,7 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 			// A copy left by an interrupted run would change what
 			// the contender does (cp -r copies into an existing directory).
 			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return res, fmt.Errorf("bench %s: removing an old copy: %w", c, err)
+				return res, fmt.Errorf("%s: removing an old copy: %w", c, err)
 			}
 			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
 			if err == nil && rep == 0 {
@@ -73,7 +73,7 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 				err = fmt.Errorf("removing the copy: %w", rerr)
 			}
 			if err != nil {
-				return res, fmt.Errorf("bench %s: %w", c, err)
+				return res, fmt.Errorf("%s: %w", c, err)
 			}
 			runs[i] = append(runs[i], rec)
 		}
@@ -84,7 +84,7 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 		row.Verified = verified[i]
 		res.Rows = append(res.Rows, row)
 	}
-	setSpeedUp(res.Rows)
+	res.SpeedUpOver = setSpeedUp(res.Rows)
 	return res, nil
 }
 

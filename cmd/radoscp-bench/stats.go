@@ -34,18 +34,52 @@ func summarize(c contender, runs []runRecord, size uint64) benchRow {
 	return row
 }
 
-// setSpeedUp divides the baseline's wall time by each row's: window 1,
-// or in CephFS the clone anchor (one file at a time).
-func setSpeedUp(rows []benchRow) {
-	for _, base := range rows {
-		if (base.Mode == "offload" && base.Window == 1) || (base.Mode == "clone" && base.Files == 1) {
-			for i := range rows {
-				if rows[i].Seconds > 0 {
-					rows[i].SpeedUp = base.Seconds / rows[i].Seconds
-				}
+// setSpeedUp sets every row's speed-up over the run's anchor and returns
+// the anchor as a contender (see contender.String), or "" when the run has
+// none: then every speed-up is 0, printed "-". The anchor is window 1 of
+// radoscp's copy-from (one at a time, as the kernel and rados cp copy);
+// without it, the rados cp loop; in CephFS, the clone anchor (one file at
+// a time).
+func setSpeedUp(rows []benchRow) string {
+	base, ok := speedUpBase(rows)
+	for i := range rows {
+		rows[i].SpeedUp = 0
+		if ok && rows[i].Seconds > 0 {
+			rows[i].SpeedUp = base.Seconds / rows[i].Seconds
+		}
+	}
+	if !ok {
+		return ""
+	}
+	return contender{Mode: base.Mode, Window: base.Window, Files: base.Files}.String()
+}
+
+func speedUpBase(rows []benchRow) (benchRow, bool) {
+	for _, isBase := range []func(benchRow) bool{
+		func(r benchRow) bool { return r.Mode == "offload" && r.Window == 1 },
+		func(r benchRow) bool { return r.Mode == "clone" && r.Files == 1 },
+		func(r benchRow) bool { return r.Mode == "rados-cp" },
+	} {
+		for _, r := range rows {
+			if isBase(r) && r.Seconds > 0 {
+				return r, true
 			}
 		}
 	}
+	return benchRow{}, false
+}
+
+// speedUpHeader names the speed-up column after what it is over.
+func speedUpHeader(over string) string {
+	switch over {
+	case "offload:1":
+		return "speed-up vs window 1"
+	case "rados-cp":
+		return "speed-up vs rados cp loop"
+	case "clone:1":
+		return "speed-up vs clone anchor"
+	}
+	return "speed-up"
 }
 
 func median(v []float64) float64 {
@@ -97,21 +131,29 @@ func (r benchRow) label() string {
 	return r.Mode
 }
 
-// cells are a row's columns as printed, in benchHeader's order.
-var benchHeader = []string{"contender", "wall s", "MiB/s", "speed-up", "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
+// benchHeader is the columns as printed, for a run whose speed-up is over
+// the contender over (see setSpeedUp).
+func benchHeader(over string) []string {
+	return []string{"contender", "wall s", "MiB/s", speedUpHeader(over), "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
+}
 
+// cells are a row's columns as printed, in benchHeader's order.
 func (r benchRow) cells() []string {
 	client := "-"
 	if r.ClientMeasure {
 		client = strconv.FormatFloat(float64(r.ClientBytes)/(1<<20), 'f', 1, 64)
 	}
-	return []string{r.label(), fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.1f", r.MiBps), fmt.Sprintf("%.2fx", r.SpeedUp),
+	speedUp := "-"
+	if r.SpeedUp > 0 {
+		speedUp = fmt.Sprintf("%.2fx", r.SpeedUp)
+	}
+	return []string{r.label(), fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.1f", r.MiBps), speedUp,
 		ms(r.P50ms), ms(r.P99ms), fmt.Sprintf("%.2f", r.CPUSeconds), fmt.Sprintf("%.0f", float64(r.MaxRSSBytes)/(1<<20)), client}
 }
 
-func printBench(w io.Writer, rows []benchRow) {
+func printBench(w io.Writer, rows []benchRow, over string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, h := range benchHeader {
+	for _, h := range benchHeader(over) {
 		fmt.Fprint(tw, h, "\t")
 	}
 	fmt.Fprintln(tw)

@@ -12,8 +12,9 @@ import (
 )
 
 // plotSpeedup draws speed-up over window 1 against window, one line per
-// regime (bench result), with --window auto as a marker at the widest
-// window it reached; to path (.svg or .png by its extension).
+// regime (run result), with --window auto as a marker at the widest
+// window it reached; to path (.svg or .png by its extension). A result
+// without window 1 has nothing to draw.
 func plotSpeedup(path string, results []benchResult) error {
 	p := plot.New()
 	p.Title.Text = "radoscp: speed-up over one copy-from at a time"
@@ -24,6 +25,9 @@ func plotSpeedup(path string, results []benchResult) error {
 	p.Legend.Top = true
 	p.Legend.Left = true
 	for i, res := range results {
+		if res.SpeedUpOver != "offload:1" {
+			continue
+		}
 		name := res.Scenario
 		if name == "" {
 			name = fmt.Sprintf("%d x %s", res.Objects, mib(res.ObjectSize))

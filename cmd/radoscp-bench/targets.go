@@ -23,6 +23,10 @@ func checkTargets(results []benchResult, engine string) []string {
 			continue
 		}
 		w16, ok := find(r.Rows, "offload", 16)
+		if _, has1 := find(r.Rows, "offload", 1); !has1 {
+			out = append(out, fmt.Sprintf("Latency-bound (%s), window 16 at least 8x window 1: window 1 not in the sweep.", sc))
+			continue
+		}
 		if !ok {
 			out = append(out, fmt.Sprintf("Latency-bound (%s), window 16 at least 8x window 1: window 16 not in the sweep.", sc))
 			continue

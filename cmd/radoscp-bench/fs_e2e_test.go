@@ -15,7 +15,7 @@ func TestE2EBenchCephFS(t *testing.T) {
 	e := newFSEnv(t)
 	const files, size = 3, 9 << 20 // object 0, one whole object, a partial one
 	dir := e.path("bench")
-	r := runCmd(t, nil, "bench", "-c", e.conf, "--scenario", "cephfs", "--fs-dir", dir, "--source-files", fmt.Sprint(files),
+	r := runCmd(t, nil, "run", "-c", e.conf, "--scenario", "cephfs", "--fs-dir", dir, "--source-files", fmt.Sprint(files),
 		"--file-size", "9M", "--files-at-once", "1,2", "--windows", "1,4", "--repeat", "1", "--json")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
@@ -24,7 +24,7 @@ func TestE2EBenchCephFS(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
 		t.Fatalf("%v: %s", err, r.stdout)
 	}
-	if res.Scenario != "cephfs" || res.Files != files || res.FileSize != size || !strings.Contains(res.Anchor, "8 MiB chunks") {
+	if res.Scenario != "cephfs" || res.Files != files || res.FileSize != size || !strings.Contains(res.Anchor, "8 MiB chunks") || res.SpeedUpOver != "clone:1" {
 		t.Errorf("result header %+v", res)
 	}
 	want := map[string]bool{}
@@ -68,7 +68,7 @@ func TestE2EBenchCephFSBadFlags(t *testing.T) {
 		{"--modes", "clone,offload", `unknown cephfs mode "offload"`},
 		{"--fs-dir", "bench", `--fs-dir "bench"`},
 	} {
-		r := runCmd(t, nil, "bench", "-c", e.conf, "--scenario", "cephfs", "--fs-dir", e.path("bench"), tc.flag, tc.value)
+		r := runCmd(t, nil, "run", "-c", e.conf, "--scenario", "cephfs", "--fs-dir", e.path("bench"), tc.flag, tc.value)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.says) {
 			t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q", tc.flag, tc.value, r.code, r.stderr, tc.says)
 		}

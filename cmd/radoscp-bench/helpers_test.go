@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
+	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/test"
+)
+
+// binary is radoscp-bench, built once for the end-to-end tests: run
+// starts itself (run --one) for every contender.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "radoscp-bench-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "radoscp-bench")
+	out, err := exec.Command("go", "build", "-tags", "pacific", "-o", binary, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "building radoscp-bench: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const oneMiB = 1 << 20
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCmd(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(binary, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	r := result{stdout: o.String(), stderr: e.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("running radoscp-bench %q: %v", args, err)
+	}
+	return r
+}
+
+func connPool(t *testing.T, conf, pool string) *rados.Pool {
+	t.Helper()
+	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(conn.Close)
+	p, err := conn.OpenPool(pool, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// listNamed lists every object in pool, in every namespace, whose name
+// contains s, as "NAMESPACE\tNAME" lines.
+func listNamed(t *testing.T, conf, pool, s string) []string {
+	t.Helper()
+	out, err := exec.Command("rados", "-c", conf, "-p", pool, "--all", "ls").Output()
+	if err != nil {
+		t.Fatalf("rados ls %s: %v", pool, err)
+	}
+	var found []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if l != "" && strings.Contains(l, s) {
+			found = append(found, l)
+		}
+	}
+	return found
+}
+
+// fsEnv is the test cluster's CephFS mounted by the test, with a directory
+// of the test's own.
+type fsEnv struct {
+	conf string
+	m    *gocephfs.MountInfo
+	dir  string
+}
+
+func newFSEnv(t *testing.T) *fsEnv {
+	t.Helper()
+	conf := test.FS(t)
+	m := test.Mount(t)
+	e := &fsEnv{conf: conf, m: m, dir: "/" + test.UniqueName(t)}
+	if err := m.MakeDir(e.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	test.RemoveTree(t, m, e.dir)
+	return e
+}
+
+func (e *fsEnv) path(p string) string { return path.Join(e.dir, p) }
+
+func (e *fsEnv) write(t *testing.T, p string, data []byte) {
+	t.Helper()
+	f, err := e.m.Open(e.path(p), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if len(data) > 0 {
+		if _, err := f.WriteAt(data, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Fsync(gocephfs.SyncAll); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// read reads p, or reports that it does not exist.
+func (e *fsEnv) read(t *testing.T, p string) ([]byte, bool) {
+	t.Helper()
+	return test.ReadFile(t, e.m, e.path(p))
+}

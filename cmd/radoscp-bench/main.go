@@ -1,0 +1,34 @@
+// Command radoscp-bench is radoscp's benchmark laboratory, a tool of this
+// repository rather than part of the product: run measures radoscp's
+// copy-from against the one-at-a-time copy, rados cp, a client-side copy
+// and (in CephFS) the subvolume clone anchor, each contender in a child
+// process of its own; report turns the results into the README's tables,
+// plot and targets. make bench runs both. See README.md, "Benchmarks".
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// started is set when a command's own code begins, so errors cobra raises
+// before that are classified as usage errors.
+var started bool
+
+func main() {
+	root := &cobra.Command{
+		Use:           "radoscp-bench",
+		Short:         "Benchmark radoscp's server-side copy and report the results",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newRunCommand(), newReportCommand())
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	err := root.Execute()
+	if err != nil && !started {
+		err = usageError{err}
+	}
+	report(os.Stderr, err)
+	os.Exit(exitCode(err))
+}
