@@ -10,7 +10,6 @@ import (
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
-	"github.com/radoscp/radoscp/truncate"
 )
 
 // ErrInvalid marks a copy refused for its arguments, before anything was
@@ -111,7 +110,7 @@ type Result struct {
 // On cancellation of ctx, Copy stops submitting, waits for every operation
 // in flight (librados cannot cancel them), publishes the complete prefix,
 // cuts back the rest and returns an error wrapping ctx.Err().
-func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst truncate.Destination, dstOff, length uint64, o Options) (Result, error) {
+func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destination, dstOff, length uint64, o Options) (Result, error) {
 	start := time.Now()
 	res := Result{PublishedEOF: dst.EOF(), Generation: dst.Generation()}
 	if err := validate(src, srcOff, dst, dstOff, length); err != nil {
@@ -198,7 +197,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst trunca
 	return res, err
 }
 
-func validate(src Source, srcOff uint64, dst truncate.Destination, dstOff, length uint64) error {
+func validate(src Source, srcOff uint64, dst Destination, dstOff, length uint64) error {
 	if err := src.Layout.Validate(); err != nil {
 		return fmt.Errorf("source: %w", err)
 	}
@@ -222,7 +221,7 @@ func validate(src Source, srcOff uint64, dst truncate.Destination, dstOff, lengt
 
 // sameObjects reports whether the copy would read and write one object:
 // same pool and namespace, same object names, overlapping object ranges.
-func sameObjects(src Source, srcOff uint64, dst truncate.Destination, dstOff, length uint64) bool {
+func sameObjects(src Source, srcOff uint64, dst Destination, dstOff, length uint64) bool {
 	if src.Objects.Ref(src.Names.ObjectName(0)) != dst.Objects().Ref(dst.Names().ObjectName(0)) {
 		return false
 	}

@@ -404,3 +404,10 @@ func TestOffloadOnlyRefusesClientCopies(t *testing.T) {
 		t.Fatalf("objects %v written", left)
 	}
 }
+
+// Every destination kind is what the engine consumes.
+var (
+	_ radoscp.Destination = (*truncate.Raw)(nil)
+	_ radoscp.Destination = (*truncate.Striper)(nil)
+	_ radoscp.Destination = (*truncate.CephFS)(nil)
+)

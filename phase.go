@@ -8,7 +8,6 @@ import (
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
-	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/window"
 )
 
@@ -16,7 +15,7 @@ import (
 type copier struct {
 	e       *Engine
 	src     Source
-	dst     truncate.Destination
+	dst     Destination
 	opts    Options
 	serial  bool
 	origEOF uint64

@@ -7,6 +7,7 @@ import (
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
@@ -38,7 +39,7 @@ func TestConformanceRealRaw(t *testing.T) {
 	prefix := test.UniqueName(t)
 	desttest.Run(t, desttest.Subject{
 		Layout: small,
-		New: func(t *testing.T) truncate.Destination {
+		New: func(t *testing.T) radoscp.Destination {
 			return truncate.NewRaw(p, small, prefix+"-"+strconv.Itoa(len(t.Name())), 0)
 		},
 		Trims: true,
@@ -53,8 +54,8 @@ func TestConformanceRealStriper(t *testing.T) {
 	reader := realPool(t, conf, "radoscp-b")
 	base := test.UniqueName(t)
 	n := 0
-	names := map[truncate.Destination]string{}
-	open := func(t *testing.T, name string) truncate.Destination {
+	names := map[radoscp.Destination]string{}
+	open := func(t *testing.T, name string) radoscp.Destination {
 		d, err := truncate.OpenStriper(p, name, small)
 		if err != nil {
 			t.Fatal(err)
@@ -64,14 +65,14 @@ func TestConformanceRealStriper(t *testing.T) {
 	}
 	desttest.Run(t, desttest.Subject{
 		Layout: small,
-		New: func(t *testing.T) truncate.Destination {
+		New: func(t *testing.T) radoscp.Destination {
 			n++
 			return open(t, base+"-"+strconv.Itoa(n))
 		},
-		Reopen: func(t *testing.T, old truncate.Destination, _ uint64) truncate.Destination {
+		Reopen: func(t *testing.T, old radoscp.Destination, _ uint64) radoscp.Destination {
 			return open(t, names[old])
 		},
-		Visible: func(t *testing.T, d truncate.Destination) uint64 {
+		Visible: func(t *testing.T, d radoscp.Destination) uint64 {
 			v, err := reader.Xattr(layout.Striper(names[d]).ObjectName(0), "striper.size")
 			if err != nil {
 				t.Fatal(err)
@@ -107,11 +108,11 @@ func TestConformanceRealCephFS(t *testing.T) {
 		file *cephfs.File
 		path string
 	}
-	files := map[truncate.Destination]opened{}
+	files := map[radoscp.Destination]opened{}
 	n := 0
 	desttest.Run(t, desttest.Subject{
 		Layout: small,
-		New: func(t *testing.T) truncate.Destination {
+		New: func(t *testing.T) radoscp.Destination {
 			n++
 			p := path.Join(dir, strconv.Itoa(n))
 			f, err := fs.CreateExclusive(p, 0o600)
@@ -129,7 +130,7 @@ func TestConformanceRealCephFS(t *testing.T) {
 			files[d] = opened{f, p}
 			return d
 		},
-		Reopen: func(t *testing.T, old truncate.Destination, limit uint64) truncate.Destination {
+		Reopen: func(t *testing.T, old radoscp.Destination, limit uint64) radoscp.Destination {
 			o := files[old]
 			d, err := truncate.ResumeCephFS(o.file, pool, small, limit)
 			if err != nil {
@@ -138,7 +139,7 @@ func TestConformanceRealCephFS(t *testing.T) {
 			files[d] = o
 			return d
 		},
-		Visible: func(t *testing.T, d truncate.Destination) uint64 {
+		Visible: func(t *testing.T, d radoscp.Destination) uint64 {
 			st, err := reader.Statx(files[d].path, gocephfs.StatxSize, 0)
 			if err != nil {
 				t.Fatal(err)

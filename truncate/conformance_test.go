@@ -3,6 +3,7 @@ package truncate_test
 import (
 	"testing"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/rados/fake"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/truncate/desttest"
@@ -12,7 +13,7 @@ func TestConformanceFakeRaw(t *testing.T) {
 	p := fake.New().Pool("a")
 	desttest.Run(t, desttest.Subject{
 		Layout: striped,
-		New: func(t *testing.T) truncate.Destination {
+		New: func(t *testing.T) radoscp.Destination {
 			return truncate.NewRaw(p, striped, "raw-"+t.Name(), 0)
 		},
 		Trims: true,
@@ -21,10 +22,10 @@ func TestConformanceFakeRaw(t *testing.T) {
 
 func TestConformanceFakeCephFS(t *testing.T) {
 	p := fake.New().Pool("data")
-	files := map[truncate.Destination]*desttest.FakeFile{}
+	files := map[radoscp.Destination]*desttest.FakeFile{}
 	desttest.Run(t, desttest.Subject{
 		Layout: striped,
-		New: func(t *testing.T) truncate.Destination {
+		New: func(t *testing.T) radoscp.Destination {
 			f := desttest.NewFakeFile()
 			d, err := truncate.NewCephFS(f, p, striped)
 			if err != nil {
@@ -33,7 +34,7 @@ func TestConformanceFakeCephFS(t *testing.T) {
 			files[d] = f
 			return d
 		},
-		Reopen: func(t *testing.T, old truncate.Destination, limit uint64) truncate.Destination {
+		Reopen: func(t *testing.T, old radoscp.Destination, limit uint64) radoscp.Destination {
 			f := files[old]
 			d, err := truncate.ResumeCephFS(f, p, striped, limit)
 			if err != nil {
@@ -42,7 +43,7 @@ func TestConformanceFakeCephFS(t *testing.T) {
 			files[d] = f
 			return d
 		},
-		Visible: func(t *testing.T, d truncate.Destination) uint64 {
+		Visible: func(t *testing.T, d radoscp.Destination) uint64 {
 			n, _ := files[d].Size()
 			return n
 		},

@@ -84,7 +84,6 @@ type Striper struct {
 	shared  *CopyLock
 }
 
-var _ Destination = (*Striper)(nil)
 
 // StriperOptions tune OpenStriperWith.
 type StriperOptions struct {

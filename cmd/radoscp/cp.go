@@ -283,7 +283,7 @@ type prepared struct {
 //   - a range copy writes into the data that is there (copy_file_range).
 //
 // Striped destinations get the record before any byte is written.
-func prepare(dst truncate.Destination, src radoscp.Source, cfg config.Config, req cpRequest, length uint64) (prepared, error) {
+func prepare(dst radoscp.Destination, src radoscp.Source, cfg config.Config, req cpRequest, length uint64) (prepared, error) {
 	p := prepared{req: req, length: length}
 	width := statWidth(cfg)
 	switch d := dst.(type) {
@@ -331,7 +331,7 @@ func prepare(dst truncate.Destination, src radoscp.Source, cfg config.Config, re
 // destination's striper.size, read afresh from the OSD, must be end (a
 // different one means another writer ignored the lock); whatever an
 // earlier interrupted copy wrote past end is cut back; the record goes.
-func (p prepared) finish(dst truncate.Destination, end uint64) error {
+func (p prepared) finish(dst radoscp.Destination, end uint64) error {
 	d, ok := dst.(*truncate.Striper)
 	if !ok || p.rec == nil {
 		return nil

@@ -71,7 +71,7 @@ func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Sou
 // existing destination with --no-clobber is invalid input (checked before
 // anything is written); a destination another live copy holds is a
 // failure naming that copy.
-func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length uint64) (truncate.Destination, error) {
+func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length uint64) (radoscp.Destination, error) {
 	p, err := openPool(conn, req.dst)
 	if err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length 
 	if err != nil {
 		return nil, usageError{err}
 	}
-	var dst truncate.Destination
+	var dst radoscp.Destination
 	switch req.dst.Scheme {
 	case SchemeStriper:
 		s, err := truncate.OpenStriperWith(p, req.dst.Name, l, truncate.StriperOptions{NoClobber: req.noClobber})
@@ -124,7 +124,7 @@ func destinationError(req cpRequest, err error) error {
 }
 
 // lockOf is the copy lock an opened destination holds.
-func lockOf(dst truncate.Destination) *truncate.CopyLock {
+func lockOf(dst radoscp.Destination) *truncate.CopyLock {
 	switch d := dst.(type) {
 	case *truncate.Striper:
 		return d.Lock()

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
-	"github.com/radoscp/radoscp/truncate"
 )
 
 // Subject is one destination kind under test.
@@ -16,14 +16,14 @@ type Subject struct {
 	// sets into it.
 	Layout layout.Layout
 	// New opens a new, empty destination; each sequence gets its own.
-	New func(t *testing.T) truncate.Destination
+	New func(t *testing.T) radoscp.Destination
 	// Reopen opens the destination d again, as a resumed copy does, with
 	// limit the source's size. Nil for kinds that keep no record (raw).
-	Reopen func(t *testing.T, d truncate.Destination, limit uint64) truncate.Destination
+	Reopen func(t *testing.T, d radoscp.Destination, limit uint64) radoscp.Destination
 	// Visible reads the destination's size as a reader that is not the
 	// destination under test sees it (another client). Nil for kinds
 	// with no size of their own (raw).
-	Visible func(t *testing.T, d truncate.Destination) uint64
+	Visible func(t *testing.T, d radoscp.Destination) uint64
 	// Records says that Checkpoint records an EOF a reopen resumes from;
 	// Publishes that it also publishes it.
 	Records, Publishes bool

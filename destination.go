@@ -1,11 +1,12 @@
-package truncate
+package radoscp
 
 import (
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
 )
 
-// Destination is where a copy writes. The copy engine asks it for the
+// Destination is where a copy writes; package truncate has the raw,
+// striped and CephFS ones, and truncate/desttest the suite they all pass. The engine asks it for the
 // generation to send with every copy-from, publishes the complete prefix
 // through it, and asks it to cut back what a failed copy wrote past that.
 type Destination interface {
