@@ -61,7 +61,6 @@ type CephFS struct {
 	gen       store.Generation
 }
 
-
 // NewCephFS starts filling file, created exclusively and empty (so never
 // truncated: generation (0, 0)) with layout l, whose objects are in pool.
 func NewCephFS(file File, pool store.Objects, l layout.Layout) (*CephFS, error) {

@@ -23,7 +23,6 @@ type Raw struct {
 	lock   *CopyLock // nil unless opened with OpenRaw
 }
 
-
 // NewRaw describes a raw object set whose current EOF is eof (0 for an
 // empty destination). It takes no lock; see OpenRaw.
 func NewRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) *Raw {

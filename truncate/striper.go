@@ -84,7 +84,6 @@ type Striper struct {
 	shared  *CopyLock
 }
 
-
 // StriperOptions tune OpenStriperWith.
 type StriperOptions struct {
 	// NoClobber refuses an existing striped object: the error wraps
