@@ -3,7 +3,6 @@ package radoscp_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"syscall"
 	"testing"
@@ -70,71 +69,6 @@ func (f *fixture) objectsFrom(from, to uint64) []uint64 {
 
 const obj = 64 << 10
 
-func TestWindowSweep(t *testing.T) {
-	for _, w := range []int{1, 2, 4, 8, 16, 32, 64} {
-		t.Run(fmt.Sprint(w), func(t *testing.T) {
-			f := newFixture(t, small, 20*obj)
-			f.store.Latency = func(string) time.Duration { return time.Millisecond }
-			res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 20*obj, radoscp.Options{Window: w})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Bytes != 20*obj || res.PublishedEOF != 20*obj || res.Objects != 20 || res.Window != w || res.Serial || res.Fallback {
-				t.Fatalf("result %+v", res)
-			}
-			if got := f.dst.maxInFlight.Load(); got > int64(w) || (w <= 20 && got != int64(w)) {
-				t.Fatalf("max in flight %d with window %d", got, w)
-			}
-			assertEqual(t, "copy", f.read(t, 0, 20*obj), f.data)
-		})
-	}
-}
-
-func TestWindowZeroMeansOne(t *testing.T) {
-	f := newFixture(t, small, 4*obj)
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 4*obj, radoscp.Options{Window: 0})
-	if err != nil || res.Window != 1 || f.dst.maxInFlight.Load() != 1 {
-		t.Fatalf("result %+v, err %v, max in flight %d", res, err, f.dst.maxInFlight.Load())
-	}
-}
-
-// The kernel patch's 66 MiB case in miniature: whole objects plus a
-// trailing partial one, which the client reads and writes.
-func TestTrailingPartialObject(t *testing.T) {
-	size := 66*obj/4 + 12345
-	f := newFixture(t, small, size)
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, uint64(size), radoscp.Options{Window: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Bytes != uint64(size) || !res.Fallback || res.Objects != uint64(size/obj) {
-		t.Fatalf("result %+v", res)
-	}
-	assertEqual(t, "copy", f.read(t, 0, uint64(size)), f.data)
-}
-
-func TestUnalignedOffsets(t *testing.T) {
-	for _, tc := range []struct{ srcOff, dstOff, length uint64 }{
-		{1000, 1000, 5*obj + 10},  // same misalignment: head, whole objects, tail
-		{0, 1000, 5 * obj},        // different misalignment: all through the client
-		{obj - 1, obj - 1, 2},     // a range straddling two objects
-		{3 * obj, 0, 2*obj + 100}, // aligned, different positions
-	} {
-		t.Run(fmt.Sprintf("%d_%d_%d", tc.srcOff, tc.dstOff, tc.length), func(t *testing.T) {
-			f := newFixture(t, small, 8*obj)
-			res, err := f.engine.Copy(context.Background(), f.source, tc.srcOff, f.raw(0), tc.dstOff, tc.length, radoscp.Options{Window: 4})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Bytes != tc.length || res.PublishedEOF != tc.dstOff+tc.length {
-				t.Fatalf("result %+v", res)
-			}
-			assertEqual(t, "copy", f.read(t, tc.dstOff, tc.length), f.data[tc.srcOff:tc.srcOff+tc.length])
-			assertEqual(t, "hole before the copy", f.read(t, 0, tc.dstOff), make([]byte, tc.dstOff))
-		})
-	}
-}
-
 func TestStripedLayout(t *testing.T) {
 	set := striped.SetSize()
 	f := newFixture(t, striped, int(4*set+5000))
@@ -146,41 +80,6 @@ func TestStripedLayout(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	assertEqual(t, "striped copy", readFile(t, f.dstP, striped, dstNames, 0, 4*set+5000), f.data)
-}
-
-func TestFirstObjectFailure(t *testing.T) {
-	f := newFixture(t, small, 8*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(0), Errno: syscall.EIO})
-	f.store.Latency = func(string) time.Duration { return time.Millisecond }
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 8*obj, radoscp.Options{Window: 8})
-	if !errors.Is(err, store.ErrIO) || !strings.Contains(err.Error(), "dst.00000000") {
-		t.Fatalf("got %v, want EIO naming the object", err)
-	}
-	if res.Bytes != 0 || res.PublishedEOF != 0 || !res.CutBack {
-		t.Fatalf("result %+v", res)
-	}
-	if left := f.objectsFrom(0, 8); len(left) != 0 {
-		t.Fatalf("objects %v left past EOF 0", left)
-	}
-}
-
-// Objects after the failed one complete first (no latency on them), so
-// they really are written, and then cut back.
-func TestMidCopyFailurePublishesOnlyThePrefix(t *testing.T) {
-	f := newFixture(t, small, 16*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(5), Errno: syscall.EIO, Delay: 20 * time.Millisecond})
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 16*obj, radoscp.Options{Window: 16})
-	if !errors.Is(err, store.ErrIO) {
-		t.Fatalf("got %v, want EIO", err)
-	}
-	if res.Bytes != 5*obj || res.PublishedEOF != 5*obj || !res.CutBack {
-		t.Fatalf("result %+v", res)
-	}
-	assertEqual(t, "prefix", f.read(t, 0, 5*obj), f.data[:5*obj])
-	if left := f.objectsFrom(5, 16); len(left) != 0 {
-		t.Fatalf("speculative objects %v survived the cut-back", left)
-	}
-	if f.obs.cutbacks != 1 || f.obs.progress != 5*obj {
-		t.Fatalf("observer saw %d cut-backs, progress %d", f.obs.cutbacks, f.obs.progress)
-	}
 }
 
 func TestStripedFailureMidSetPublishesWholeSets(t *testing.T) {
@@ -202,113 +101,11 @@ func TestStripedFailureMidSetPublishesWholeSets(t *testing.T) {
 	}
 }
 
-// An I/O error of an earlier object outranks a later submission failure.
-func TestIOErrorBeatsLaterSubmissionFailure(t *testing.T) {
-	f := newFixture(t, small, 10*obj,
-		faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(3), Errno: syscall.EIO, Delay: 10 * time.Millisecond},
-		faults.Rule{Kind: faults.SubmitCopy, Object: dstNames.ObjectName(6), Errno: syscall.ENOMEM})
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 10*obj, radoscp.Options{Window: 8})
-	if !errors.Is(err, store.ErrIO) || errors.Is(err, syscall.ENOMEM) {
-		t.Fatalf("got %v, want the EIO of object 3", err)
-	}
-	if res.Bytes != 3*obj {
-		t.Fatalf("result %+v", res)
-	}
-	if left := f.objectsFrom(3, 10); len(left) != 0 {
-		t.Fatalf("objects %v past the prefix survived", left)
-	}
-}
-
 func TestSubmissionFailureAlone(t *testing.T) {
 	f := newFixture(t, small, 10*obj, faults.Rule{Kind: faults.SubmitCopy, Object: dstNames.ObjectName(6), Errno: syscall.ENOMEM})
 	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 10*obj, radoscp.Options{Window: 4})
 	if !errors.Is(err, syscall.ENOMEM) || res.Bytes != 6*obj || res.PublishedEOF != 6*obj {
 		t.Fatalf("got %+v, %v; want ENOMEM after 6 objects", res, err)
-	}
-}
-
-// A total failure at an offset past EOF keeps the old EOF and the hole.
-func TestTotalFailurePastEOFKeepsEOFAndHole(t *testing.T) {
-	f := newFixture(t, small, 8*obj, faults.Rule{Kind: faults.Copy, Errno: syscall.EIO})
-	old := randomData(99, 2*obj)
-	writeFile(t, f.dstP, small, dstNames, 0, old)
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(2*obj), 5*obj, 3*obj, radoscp.Options{Window: 8})
-	if !errors.Is(err, store.ErrIO) {
-		t.Fatalf("got %v", err)
-	}
-	if res.Bytes != 0 || res.PublishedEOF != 2*obj {
-		t.Fatalf("result %+v", res)
-	}
-	assertEqual(t, "data before EOF", f.read(t, 0, 2*obj), old)
-	if left := f.objectsFrom(2, 8); len(left) != 0 {
-		t.Fatalf("objects %v past EOF", left)
-	}
-}
-
-// Copies into existing data run one at a time; success and failure leave
-// everything outside the copied prefix intact.
-func TestMiddleOfFileIsSerial(t *testing.T) {
-	for _, fail := range []bool{false, true} {
-		t.Run(fmt.Sprintf("fail=%v", fail), func(t *testing.T) {
-			var rules []faults.Rule
-			if fail {
-				rules = append(rules, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(4), Errno: syscall.EIO})
-			}
-			f := newFixture(t, small, 4*obj, rules...)
-			old := randomData(7, 10*obj)
-			writeFile(t, f.dstP, small, dstNames, 0, old)
-			res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(10*obj), 2*obj, 4*obj, radoscp.Options{Window: 16})
-			if !res.Serial || res.Window != 1 || f.dst.maxInFlight.Load() != 1 {
-				t.Fatalf("result %+v, max in flight %d: want serial", res, f.dst.maxInFlight.Load())
-			}
-			want := append([]byte{}, old...)
-			copied := uint64(4 * obj)
-			if fail {
-				copied = 2 * obj
-				if !errors.Is(err, store.ErrIO) {
-					t.Fatalf("got %v", err)
-				}
-				if f.dst.submits.Load() != 3 {
-					t.Fatalf("%d copies submitted; serial must stop at the failure", f.dst.submits.Load())
-				}
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			copy(want[2*obj:], f.data[:copied])
-			if res.Bytes != copied || res.PublishedEOF != 10*obj || res.CutBack {
-				t.Fatalf("result %+v", res)
-			}
-			assertEqual(t, "file", f.read(t, 0, 10*obj), want)
-		})
-	}
-}
-
-// EOPNOTSUPP turns offload off for the life of the engine: the copy goes
-// on through the client, later copies send no copy-from, and the fallback
-// is counted once.
-func TestNoCopyFromSupportFallsBack(t *testing.T) {
-	f := newFixture(t, small, 12*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(3), Errno: syscall.EOPNOTSUPP})
-	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 12*obj, radoscp.Options{Window: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !res.Fallback || res.Bytes != 12*obj || f.engine.Offload() {
-		t.Fatalf("result %+v, offload %v", res, f.engine.Offload())
-	}
-	assertEqual(t, "copy", f.read(t, 0, 12*obj), f.data)
-
-	submitted := f.dst.submits.Load()
-	dst2 := truncate.NewRaw(f.dst, small, "second", 0)
-	res, err = f.engine.Copy(context.Background(), f.source, 0, dst2, 0, 12*obj, radoscp.Options{Window: 4})
-	if err != nil || !res.Fallback || res.Objects != 0 {
-		t.Fatalf("second copy: %+v, %v", res, err)
-	}
-	if f.dst.submits.Load() != submitted {
-		t.Fatal("a copy-from was sent after offload was turned off")
-	}
-	assertEqual(t, "second copy", readFile(t, f.dstP, small, layout.Prefix("second"), 0, 12*obj), f.data)
-	if f.obs.fallbacks != 1 {
-		t.Fatalf("fallback counted %d times", f.obs.fallbacks)
 	}
 }
 

@@ -55,7 +55,8 @@ func assertEqual(t testing.TB, what string, got, want []byte) {
 }
 
 // counting wraps Objects to count copy-froms and track how many are in
-// flight at once.
+// flight at once: submitted and not yet complete, as the window counts
+// them (a completed copy leaves the window before it is collected).
 type counting struct {
 	store.Objects
 	submits     atomic.Int64
@@ -77,20 +78,23 @@ func (c *counting) Submit(dstOid string, src store.Location, o store.CopyOptions
 		c.inFlight.Add(-1)
 		return nil, err
 	}
-	return &countedPending{Pending: p, c: c}, nil
+	done := make(chan struct{})
+	go func() {
+		<-p.Ready()
+		c.inFlight.Add(-1)
+		close(done)
+	}()
+	return &countedPending{Pending: p, ready: done}, nil
 }
 
+// countedPending is ready once counting has seen it complete, so that a
+// window never runs ahead of what counting counts.
 type countedPending struct {
 	store.Pending
-	c    *counting
-	once sync.Once
+	ready chan struct{}
 }
 
-func (p *countedPending) Wait() error {
-	err := p.Pending.Wait()
-	p.once.Do(func() { p.c.inFlight.Add(-1) })
-	return err
-}
+func (p *countedPending) Ready() <-chan struct{} { return p.ready }
 
 // recorder is an Observer that counts what the engine reported.
 type recorder struct {
