@@ -89,9 +89,9 @@ type backend struct {
 	name string
 	// exact says that the window's width is reached exactly (the fake
 	// delays every copy-from, so a full window is always in flight).
-	exact    bool
-	l, big   layout.Layout
-	newEnv   func(t *testing.T, l layout.Layout, size uint64) *env
+	exact  bool
+	l, big layout.Layout
+	newEnv func(t *testing.T, l layout.Layout, size uint64) *env
 }
 
 var backends = []backend{
