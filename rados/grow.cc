@@ -76,7 +76,7 @@ extern "C" int radoscp_unlock_remove(rados_ioctx_t io, const char *oid,
 }
 
 extern "C" int radoscp_checksum64(rados_ioctx_t io, const char *oid,
-				  size_t oid_len, uint64_t len,
+				  size_t oid_len, uint64_t off, uint64_t len,
 				  uint64_t *sum)
 {
 	try {
@@ -87,7 +87,7 @@ extern "C" int radoscp_checksum64(rados_ioctx_t io, const char *oid,
 		init.append(reinterpret_cast<const char *>(&seed), sizeof(seed));
 		int r = ioctx.checksum(std::string(oid, oid_len),
 				       LIBRADOS_CHECKSUM_TYPE_XXHASH64, init,
-				       len, 0, 0, &out);
+				       len, off, 0, &out);
 		if (r < 0)
 			return r;
 		// The reply: a u32 count of checksums, then each (u64 here).

@@ -178,14 +178,14 @@ func cBytes(b []byte) (*C.char, C.size_t) {
 	return (*C.char)(C.CBytes(b)), C.size_t(len(b))
 }
 
-// Checksum has the OSD compute the xxhash64 of oid's first length bytes
-// (radoscp_checksum64): a fingerprint of an object's data that, unlike its
-// version, does not change when only its xattrs or locks do.
-func (p *Pool) Checksum(oid string, length uint64) (uint64, error) {
+// Checksum has the OSD compute the xxhash64 of oid's bytes [off,
+// off+length) (radoscp_checksum64): a fingerprint of an object's data that,
+// unlike its version, does not change when only its xattrs or locks do.
+func (p *Pool) Checksum(oid string, off, length uint64) (uint64, error) {
 	coid := C.CString(oid)
 	defer C.free(unsafe.Pointer(coid))
 	var sum C.uint64_t
-	ret := C.radoscp_checksum64(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), C.uint64_t(length), &sum)
+	ret := C.radoscp_checksum64(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), C.uint64_t(off), C.uint64_t(length), &sum)
 	if ret < 0 {
 		return 0, errnoError("checksum", p.Ref(oid), int(ret))
 	}

@@ -76,11 +76,11 @@ int radoscp_unlock_remove(rados_ioctx_t io, const char *oid, size_t oid_len,
 			  const char *unlock_in, size_t unlock_len);
 
 // radoscp_checksum64 has the OSD compute the xxhash64 (seed 0) of oid's
-// first len bytes (IoCtx::checksum, LIBRADOS_CHECKSUM_TYPE_XXHASH64, one
-// chunk), so that no data crosses to the client. Returns 0 or a negative
-// errno.
+// bytes [off, off+len) (IoCtx::checksum, LIBRADOS_CHECKSUM_TYPE_XXHASH64,
+// one chunk), so that no data crosses to the client. Returns 0 or a
+// negative errno.
 int radoscp_checksum64(rados_ioctx_t io, const char *oid, size_t oid_len,
-		       uint64_t len, uint64_t *sum);
+		       uint64_t off, uint64_t len, uint64_t *sum);
 
 #ifdef __cplusplus
 }

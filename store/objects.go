@@ -45,10 +45,12 @@ type Objects interface {
 	// expect; with alsoName not empty, the same op sets xattr alsoName to
 	// alsoValue. It reports whether it did.
 	ResetXattr(oid, name string, expect uint64, alsoName string, alsoValue []byte) (bool, error)
-	// Checksum is a 64-bit hash of the object's first length bytes,
-	// computed where the data is: a fingerprint of its data that does
-	// not move when only its xattrs or locks do.
-	Checksum(oid string, length uint64) (uint64, error)
+	// Checksum is a 64-bit hash (xxhash64 on the OSD) of the object's
+	// bytes [off, off+length), computed where the data is: a fingerprint
+	// of its data that does not move when only its xattrs or locks do,
+	// with nothing but the sum crossing the client. A range past the
+	// object's end gives ERANGE.
+	Checksum(oid string, off, length uint64) (uint64, error)
 
 	// LockExclusive takes (or with renew, renews) the exclusive advisory
 	// lock name on oid for duration, after which it expires.

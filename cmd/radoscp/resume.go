@@ -86,7 +86,7 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 					// is fingerprinted instead.
 					var sum uint64
 					if st.Size > 0 {
-						sum, err = src.Objects.Checksum(oid, st.Size)
+						sum, err = src.Objects.Checksum(oid, 0, st.Size)
 					}
 					versions[obj-first] = fmt.Sprintf("size %d xxhash64 %x", st.Size, sum)
 				} else if err == nil {

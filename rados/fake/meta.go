@@ -2,11 +2,11 @@ package fake
 
 import (
 	"bytes"
-	"hash/fnv"
 	"strconv"
 	"syscall"
 	"time"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -133,21 +133,18 @@ func (p *Pool) ResetXattr(oid, name string, expect uint64, alsoName string, also
 	return true, nil
 }
 
-// Checksum is FNV-1a over the data (the OSD's is xxhash64): only sums of
-// one backend are ever compared.
-func (p *Pool) Checksum(oid string, length uint64) (uint64, error) {
+// Checksum is xxhash64 with seed 0 over the range, as the OSD computes it.
+func (p *Pool) Checksum(oid string, off, length uint64) (uint64, error) {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	o, ok := p.s.objects[p.Ref(oid)]
 	if !ok {
 		return 0, p.notFound("checksum", oid)
 	}
-	if length > uint64(len(o.data)) {
+	if off > uint64(len(o.data)) || length > uint64(len(o.data))-off {
 		return 0, &store.Error{Op: "checksum", Object: p.Ref(oid), Errno: syscall.ERANGE}
 	}
-	h := fnv.New64a()
-	h.Write(o.data[:length])
-	return h.Sum64(), nil
+	return xxhash.Sum64(o.data[off : off+length]), nil
 }
 
 // lock is one holder of an advisory lock on an object.
