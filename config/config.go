@@ -1,6 +1,10 @@
 package config
 
-import "time"
+import (
+	"time"
+
+	"github.com/radoscp/radoscp"
+)
 
 // Config is radoscp's whole configuration, resolved. The zero value is not
 // the default: use Default, or a Loader.
@@ -50,9 +54,9 @@ type Config struct {
 func Default() Config {
 	return Config{
 		ConnectTimeout: 30 * time.Second,
-		Window:         16,
-		MaxWindow:      64,
-		Chunk:          4 << 20,
+		Window:         radoscp.DefaultWindow,
+		MaxWindow:      radoscp.DefaultMaxWindow,
+		Chunk:          radoscp.DefaultChunk,
 		ObjectSize:     4 << 20,
 		StripeCount:    1,
 		Progress:       "auto",
