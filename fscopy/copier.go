@@ -9,6 +9,7 @@ import (
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // Sync is when copied data is made durable.
@@ -50,6 +51,10 @@ type Options struct {
 	// Pool, when set, is the destination files' data pool instead of the
 	// one their directory gives them.
 	Pool string
+	// Verify checks each copy against its source before it is put in
+	// place (verify.Off, OSD or Client); a difference leaves the
+	// destination as it was.
+	Verify verify.Mode
 	// WrapObjects, when set, wraps the object I/O of every source and
 	// destination pool: fault injection (package rados/faults) in tests
 	// and soak runs.

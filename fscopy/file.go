@@ -1,6 +1,7 @@
 package fscopy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // ErrSourceChanged is reported for a file whose size, mtime or ctime
@@ -74,6 +76,10 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 		return err
 	}
 	if err := c.checkComplete(staging, file.Ino(), sst, true); err != nil {
+		c.discard(staging, sst.Size)
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
+	}
+	if err := c.verifyCopy(ctx, source, d, r); err != nil {
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
@@ -359,4 +365,26 @@ func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat) error {
 
 func attrsOf(st cephfs.Stat) cephfs.Attrs {
 	return cephfs.Attrs{Mode: st.Perm(), UID: st.UID, GID: st.GID, Atime: st.Atime, Mtime: st.Mtime}
+}
+
+// ErrMismatch is a copy that verification found different from its
+// source. It is not put in place.
+var ErrMismatch = errors.New("the copy differs from its source")
+
+// verifyCopy compares the complete staging file d with source, as
+// Options.Verify says, and records what it found in r.
+func (c *Copier) verifyCopy(ctx context.Context, source radoscp.Source, d *truncate.CephFS, r *Report) error {
+	if c.opts.Verify == "" || c.opts.Verify == verify.Off {
+		return nil
+	}
+	staging := verify.Side{Objects: d.Objects(), Layout: d.Layout(), Names: d.Names(), Size: d.EOF()}
+	res, err := verify.Check(ctx, c.opts.Verify, verify.Side(source), staging, cmp.Or(c.opts.Copy.Window, radoscp.DefaultWindow))
+	r.Verified = &res
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !res.Same() {
+		return fmt.Errorf("%w: %s (%d differences)", ErrMismatch, res.Differences[0], len(res.Differences))
+	}
+	return nil
 }

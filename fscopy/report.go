@@ -1,6 +1,9 @@
 package fscopy
 
-import "github.com/radoscp/radoscp"
+import (
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/verify"
+)
 
 // Outcome is what happened to one path.
 type Outcome string
@@ -24,7 +27,9 @@ type Report struct {
 	// ResumedFrom is the offset a resumed copy continued from.
 	ResumedFrom uint64
 	Resumed     bool
-	Err         error
+	// Verified is what verifying the copy found, when it was verified.
+	Verified *verify.Result
+	Err      error
 }
 
 // Summary counts a tree's outcomes.

@@ -25,6 +25,12 @@ var (
 		"Failed copies whose destination was cut back to its published EOF.", nil, nil)
 	descCopied = prometheus.NewDesc("radoscp_copied_bytes_total",
 		"Bytes added to the complete, published prefix of destinations.", nil, nil)
+	descVerifiedObjects = prometheus.NewDesc("radoscp_verified_objects_total",
+		"Object pairs compared by verification.", nil, nil)
+	descVerifiedBytes = prometheus.NewDesc("radoscp_verified_bytes_total",
+		"File bytes compared by verification.", nil, nil)
+	descMismatches = prometheus.NewDesc("radoscp_verify_mismatches_total",
+		"Differences verification found between a copy and its source.", nil, nil)
 )
 
 var _ prometheus.Collector = (*Metrics)(nil)
@@ -33,7 +39,7 @@ var _ prometheus.Collector = (*Metrics)(nil)
 func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descLatency, descCopies, descCopyBytes,
 		descInflight, descWindow, descFallbacks, descClientRead,
-		descClientWritten, descCutbacks, descCopied} {
+		descClientWritten, descCutbacks, descCopied, descVerifiedObjects, descVerifiedBytes, descMismatches} {
 		ch <- d
 	}
 }
@@ -59,6 +65,9 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	ch <- counter(descClientWritten, m.clientWritten.Load())
 	ch <- counter(descCutbacks, m.cutbacks.Load())
 	ch <- counter(descCopied, m.copied.Load())
+	ch <- counter(descVerifiedObjects, m.verifiedObjects.Load())
+	ch <- counter(descVerifiedBytes, m.verifiedBytes.Load())
+	ch <- counter(descMismatches, m.mismatches.Load())
 }
 
 func counter(d *prometheus.Desc, v uint64, labels ...string) prometheus.Metric {

@@ -20,6 +20,8 @@ type Metrics struct {
 	clientWritten atomic.Uint64
 	cutbacks      atomic.Uint64
 	copied        atomic.Uint64
+
+	verifiedObjects, verifiedBytes, mismatches atomic.Uint64
 }
 
 // New returns metrics with every counter at zero.
@@ -56,3 +58,11 @@ func (m *Metrics) CutBack() { m.cutbacks.Add(1) }
 
 // Progress counts bytes added to the complete, published prefix.
 func (m *Metrics) Progress(bytes uint64) { m.copied.Add(bytes) }
+
+// Verified records a verification of objects holding bytes of file data,
+// with mismatches differences found.
+func (m *Metrics) Verified(objects, bytes uint64, mismatches int) {
+	m.verifiedObjects.Add(objects)
+	m.verifiedBytes.Add(bytes)
+	m.mismatches.Add(uint64(mismatches))
+}

@@ -38,6 +38,8 @@ func TestCollect(t *testing.T) {
 	m.ClientIO(1, 2)
 	m.CutBack()
 	m.Progress(8 << 20)
+	m.Verified(3, 5<<20, 0)
+	m.Verified(1, 100, 2)
 
 	const want = `
 # HELP radoscp_client_read_bytes_total Bytes read through the client instead of copied by the OSDs.
@@ -89,6 +91,15 @@ radoscp_fallbacks_total 1
 # HELP radoscp_inflight_objects Copy-from operations in flight.
 # TYPE radoscp_inflight_objects gauge
 radoscp_inflight_objects 3
+# HELP radoscp_verified_bytes_total File bytes compared by verification.
+# TYPE radoscp_verified_bytes_total counter
+radoscp_verified_bytes_total 5.24298e+06
+# HELP radoscp_verified_objects_total Object pairs compared by verification.
+# TYPE radoscp_verified_objects_total counter
+radoscp_verified_objects_total 4
+# HELP radoscp_verify_mismatches_total Differences verification found between a copy and its source.
+# TYPE radoscp_verify_mismatches_total counter
+radoscp_verify_mismatches_total 2
 # HELP radoscp_window Effective window (operations allowed in flight) of the copy that started last.
 # TYPE radoscp_window gauge
 radoscp_window 32

@@ -72,6 +72,10 @@ func (r Result) Same() bool { return len(r.Differences) == 0 }
 // checksums of whole objects.
 var ErrLayouts = errors.New("layouts differ: objects cannot be compared by checksum")
 
+// probePast is how many objects past the next two object sets are
+// probed for stale data.
+const probePast = 16
+
 // replyBytes is about what one checksum or stat reply carries.
 const replyBytes = 64
 
@@ -90,10 +94,11 @@ func Compare(ctx context.Context, src, dst Side, width int) (Result, error) {
 	}
 	size := min(src.Size, dst.Size)
 	n := l.ObjectsFor(size)
-	// Past the compared objects, the next object set of the destination
-	// must hold nothing: a stale object there (a killed run's, an old
-	// bigger file's) is data past EOF.
-	extra := l.StripeCount
+	// Past the compared objects the destination must hold nothing: a
+	// stale object there (a killed run's, an old bigger file's) is data
+	// past EOF. The next two object sets and 16 objects more are probed;
+	// one further out would take a listing of the whole pool to find.
+	extra := 2*l.StripeCount + probePast
 	results := make([]objResult, n+extra)
 	run := func(ctx context.Context, i uint64) (window.Pending, error) {
 		p := newPending()

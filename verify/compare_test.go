@@ -2,6 +2,8 @@ package verify_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -127,4 +129,34 @@ func run(t *testing.T, a, b store.Objects, prefix string) {
 func TestCompareFake(t *testing.T) {
 	s := fake.New()
 	run(t, s.Pool("a"), s.Pool("b"), "")
+}
+
+// Through the client, files of different layouts are compared byte by
+// byte; a changed byte is found; checksums refuse the same pair.
+func TestCompareClientAcrossLayouts(t *testing.T) {
+	s := fake.New()
+	a, b := s.Pool("a"), s.Pool("b")
+	data := test.RandomData(2, int(3*l.SetSize()-5000))
+	src := file(t, a, "src", data)
+	other := layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 << 10}
+	dst := verify.Side{Objects: b, Layout: other, Names: layout.Prefix("dst"), Size: uint64(len(data))}
+	for ext := range other.Extents(0, dst.Size) {
+		if err := b.Write(dst.Names.ObjectName(ext.ObjectNo), data[ext.FileOff:ext.FileOff+ext.Length], ext.ObjectOff); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := verify.Check(context.Background(), verify.OSD, src, dst, 4); !errors.Is(err, verify.ErrCannotVerify) {
+		t.Fatalf("OSD checksums across layouts: %v, want ErrCannotVerify", err)
+	}
+	res, err := verify.Check(context.Background(), verify.Client, src, dst, 4)
+	if err != nil || !res.Same() || res.ClientBytes != 2*dst.Size {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if err := b.Write(dst.Names.ObjectName(7), []byte{0xee}, 5); err != nil {
+		t.Fatal(err)
+	}
+	res, err = verify.Check(context.Background(), verify.Client, src, dst, 4)
+	if err != nil || len(res.Differences) != 1 || !strings.Contains(res.Differences[0].What, fmt.Sprint(7*64<<10+5)) {
+		t.Fatalf("%+v, %v; want the byte at %d named", res, err, 7*64<<10+5)
+	}
 }

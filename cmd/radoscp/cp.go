@@ -14,6 +14,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // cpFlags are cp's own flags, besides the shared configuration.
@@ -115,11 +116,16 @@ type cpRequest struct {
 	// destination: --src-offset or --dst-offset was given, or --length
 	// of a source that has a size of its own.
 	ranged bool
+	// verify checks a whole copy against its source when it has ended.
+	verify verify.Mode
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
 	r := cpRequest{resume: f.fs.resume, noClobber: f.noClobber}
 	var err error
+	if r.verify, err = verify.ParseMode(f.fs.verify); err != nil {
+		return r, err
+	}
 	if r.src, err = ParseAddress(args[0]); err != nil {
 		return r, fmt.Errorf("source: %w", err)
 	}
@@ -164,6 +170,9 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 		return r, fmt.Errorf("--no-clobber and --resume contradict each other: a resume continues into an existing destination")
 	}
 	r.ranged = f.offsetsGiven || (r.haveLength && r.src.Scheme != SchemeRados)
+	if r.ranged && r.verify != verify.Off {
+		return r, fmt.Errorf("--verify checks whole copies; it does not apply with --src-offset, --dst-offset or a --length of a striped source")
+	}
 	if r.src.Scheme == SchemeRados && !r.haveLength {
 		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
 	}
@@ -243,8 +252,24 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 			res.PublishedEOF = dst.EOF()
 		}
 	}
+	var checked *verify.Result
+	if cerr == nil && req.verify != verify.Off {
+		v, verr := verify.Check(ctx, req.verify, verify.Side(src),
+			verify.Side{Objects: dst.Objects(), Layout: dst.Layout(), Names: dst.Names(), Size: dst.EOF()}, windowOf(cfg))
+		session.metrics.Verified(v.Objects, v.Bytes, len(v.Differences))
+		checked = &v
+		if cerr = verifyError(v, verr); cerr != nil {
+			for _, d := range v.Differences {
+				fmt.Fprintf(cmd.ErrOrStderr(), "radoscp: differs: %s -> %s: %s\n", req.src, req.dst, d)
+			}
+			cerr = fmt.Errorf("%w; the copy is published as it is", cerr)
+		}
+	}
 	session.finish()
-	printResult(cmd.OutOrStdout(), cfg.JSON, res, cerr)
+	printResultVerified(cmd.OutOrStdout(), cfg.JSON, res, checked, cerr)
+	if checked != nil && cerr != nil {
+		return cerr // copied, and found different: exit 1
+	}
 	switch {
 	case cerr == nil:
 		return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // fsFlags are the flags of CephFS copies.
@@ -25,6 +26,7 @@ type fsFlags struct {
 	recursive, noPreserve, resume bool
 	files                         int
 	sync                          string
+	verify                        string
 }
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
@@ -33,6 +35,7 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and user.* xattrs")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
+	bindVerify(cmd, &f.verify, "false")
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
@@ -60,6 +63,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	}
 	var err error
 	if o.Sync, err = fscopy.ParseSync(f.sync); err != nil {
+		return o, usageError{err}
+	}
+	if o.Verify, err = verify.ParseMode(f.verify); err != nil {
 		return o, usageError{err}
 	}
 	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
@@ -172,6 +178,7 @@ system's data pools.`,
 	cmd.Flags().IntVar(&f.files, "files", 4, "files migrated at once")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted migrations from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
+	bindVerify(cmd, &f.verify, "true")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
@@ -209,6 +216,7 @@ system's data pools.`,
 		prog := run.runner.session.fileProgress()
 		c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
 			prog.file(r)
+			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
 		sum, err := c.Migrate(ctx, a.Path)

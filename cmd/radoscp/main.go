@@ -19,7 +19,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newCpCommand(), newMigrateCommand(), newBenchCommand(), newConfigCommand())
+	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	err := root.Execute()
 	if err != nil && !started {

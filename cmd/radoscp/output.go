@@ -8,6 +8,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // jsonResult is the one line --json prints.
@@ -24,6 +25,46 @@ type jsonResult struct {
 	ElapsedSeconds float64        `json:"elapsed_seconds"`
 	Error          *string        `json:"error"`
 	Errno          int            `json:"errno"`
+	Verify         *jsonVerify    `json:"verify,omitempty"`
+}
+
+// jsonVerify is what --verify found.
+type jsonVerify struct {
+	Same        bool     `json:"same"`
+	Objects     uint64   `json:"objects"`
+	Bytes       uint64   `json:"bytes"`
+	ClientBytes uint64   `json:"client_bytes"`
+	Differences []string `json:"differences"`
+}
+
+func toJSONVerify(v *verify.Result) *jsonVerify {
+	if v == nil {
+		return nil
+	}
+	j := &jsonVerify{Same: v.Same(), Objects: v.Objects, Bytes: v.Bytes, ClientBytes: v.ClientBytes, Differences: []string{}}
+	for _, d := range v.Differences {
+		j.Differences = append(j.Differences, d.String())
+	}
+	return j
+}
+
+// printResultVerified is printResult with what --verify found.
+func printResultVerified(w io.Writer, asJSON bool, res radoscp.Result, v *verify.Result, err error) {
+	if asJSON {
+		j := toJSON(res, err)
+		j.Verify = toJSONVerify(v)
+		if j.Verify != nil && err != nil {
+			j.Verify.Same = false // not compared, or compared and different
+		}
+		b, _ := json.Marshal(j)
+		fmt.Fprintln(w, string(b))
+		return
+	}
+	printResult(w, false, res, err)
+	if v != nil && v.Same() {
+		fmt.Fprintf(w, "verified: %d objects, %d bytes equal to the source; %d bytes through the client\n",
+			v.Objects, v.Bytes, v.ClientBytes)
+	}
 }
 
 type jsonGeneration struct {
@@ -99,6 +140,7 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		}
 		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed {
 			res := toJSON(r.Result, nil)
+			res.Verify = toJSONVerify(r.Verified)
 			j.jsonResult = &res
 		}
 		b, _ := json.Marshal(j)

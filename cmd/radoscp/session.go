@@ -11,6 +11,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/metrics"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // session is what one command run shares: metrics (served and written at
@@ -139,5 +140,12 @@ func (t tee) CutBack() {
 func (t tee) Progress(b uint64) {
 	for _, o := range t {
 		o.Progress(b)
+	}
+}
+
+// verified counts a copy's verification, if it was verified.
+func (s *session) verified(v *verify.Result) {
+	if v != nil {
+		s.metrics.Verified(v.Objects, v.Bytes, len(v.Differences))
 	}
 }

@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/verify"
+)
+
+// bindVerify adds --verify to a copying command: "true" (checksums on the
+// OSDs), "client" or "false"; def is its value when not given.
+func bindVerify(cmd *cobra.Command, v *string, def string) {
+	cmd.Flags().StringVar(v, "verify", def, "verify each copy against its source before it is put in place: true (checksums computed by the OSDs), client (read through the client) or false")
+	cmd.Flags().Lookup("verify").NoOptDefVal = "true"
+}
+
+func newVerifyCommand() *cobra.Command {
+	var recursive, noPreserve, byClient bool
+	var length, dstSize string
+	cmd := &cobra.Command{
+		Use:   "verify [-r] SRC DST",
+		Short: "Check that DST equals SRC, by checksums the OSDs compute",
+		Long: `Compare DST with SRC object by object, by checksums computed on the OSDs
+over the same byte ranges of both: only the sums cross the client. Holes on
+both sides match; a hole on one side, an object shorter or longer than the
+file's size gives it, and data past DST's end are differences. For cephfs:
+paths also the metadata a copy keeps (mode, owner, mtime, user xattrs;
+--no-preserve: only the type), symlink targets and, with -r, whole trees.
+SRC and DST are compared as given (no cp rule for an existing directory).
+
+Exit codes: 0 identical, 1 something differs (one line per difference) or
+could not be compared, 2 invalid input.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usage("verify takes SRC and DST, got %d arguments", len(args))
+			}
+			return nil
+		},
+	}
+	loader := config.Bind(cmd.Flags())
+	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "cephfs: verify directories and their contents")
+	cmd.Flags().BoolVar(&noPreserve, "no-preserve", false, "cephfs: compare data and types only, not ownership, mode, times or xattrs")
+	cmd.Flags().BoolVar(&byClient, "client", false, "read both sides through the client instead of checksums on the OSDs (layouts that differ)")
+	cmd.Flags().StringVar(&length, "length", "", "rados: sources: the bytes to compare (they have no size)")
+	cmd.Flags().StringVar(&dstSize, "dst-size", "", "rados: destinations: their size (default: --length)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		started = true
+		cfg, _, err := loader.Load()
+		if err != nil {
+			return usageError{err}
+		}
+		src, err := ParseAddress(args[0])
+		if err != nil {
+			return usage("source: %v", err)
+		}
+		dst, err := ParseAddress(args[1])
+		if err != nil {
+			return usage("destination: %v", err)
+		}
+		if (src.Scheme == SchemeCephFS) != (dst.Scheme == SchemeCephFS) {
+			return usage("cannot compare %s with %s: cephfs: paths compare with cephfs: paths only", src, dst)
+		}
+		mode := verify.OSD
+		if byClient {
+			mode = verify.Client
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if src.Scheme == SchemeCephFS {
+			if src.FS != dst.FS {
+				return usage("comparisons between file systems (%q, %q) are not supported", src.FS, dst.FS)
+			}
+			return verifyFS(ctx, cmd, cfg, src, dst, recursive, noPreserve, mode)
+		}
+		if recursive || noPreserve {
+			return usage("-r and --no-preserve apply to cephfs: paths only")
+		}
+		return verifyObjects(ctx, cmd, cfg, src, dst, length, dstSize, mode)
+	}
+	return cmd
+}
+
+// verifyObjects compares two raw object sets or striped objects.
+func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, length, dstSize string, mode verify.Mode) error {
+	r, err := newRunner(cfg)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	side := func(a Address, size string, what string) (verify.Side, error) {
+		p, err := openPool(r.conn, a)
+		if err != nil {
+			return verify.Side{}, err
+		}
+		if a.Scheme == SchemeStriper {
+			meta, err := truncate.ReadStriperMeta(p, a.Name)
+			if err != nil {
+				return verify.Side{}, usage("%s %s: %v", what, a, err)
+			}
+			return verify.Side{Objects: p, Layout: meta.Layout, Names: layout.Striper(a.Name), Size: meta.Size}, nil
+		}
+		if size == "" {
+			return verify.Side{}, usage("%s %s is a raw object set, which has no size: give --length (and --dst-size if the destination's differs)", what, a)
+		}
+		n, err := config.ParseBytes(size)
+		if err != nil {
+			return verify.Side{}, usage("%s size: %v", what, err)
+		}
+		l, err := flagLayout(cfg)
+		if err != nil {
+			return verify.Side{}, usageError{err}
+		}
+		return verify.Side{Objects: p, Layout: l, Names: layout.Prefix(a.Name), Size: n}, nil
+	}
+	s, err := side(src, length, "source")
+	if err != nil {
+		return err
+	}
+	if dstSize == "" {
+		dstSize = length
+	}
+	d, err := side(dst, dstSize, "destination")
+	if err != nil {
+		return err
+	}
+	res, err := verify.Check(ctx, mode, s, d, windowOf(cfg))
+	r.session.metrics.Verified(res.Objects, res.Bytes, len(res.Differences))
+	r.session.finish()
+	printVerified(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, src.String(), dst.String(), res, err)
+	return verifyError(res, err)
+}
+
+// windowOf is how many checksums are kept in flight.
+func windowOf(cfg config.Config) int {
+	if cfg.AutoWindow || cfg.Window <= 0 {
+		return max(cfg.MaxWindow, radoscp.DefaultWindow)
+	}
+	return cfg.Window
+}
+
+// errDiffers is the exit of a verification that found differences.
+var errDiffers = errors.New("the destination differs from the source")
+
+func verifyError(res verify.Result, err error) error {
+	if err != nil {
+		return fmt.Errorf("verify: %w", err)
+	}
+	if !res.Same() {
+		return fmt.Errorf("%w: %d differences", errDiffers, len(res.Differences))
+	}
+	return nil
+}
+
+// jsonVerified is the line --json prints for a verification.
+type jsonVerified struct {
+	Src         string   `json:"src"`
+	Dst         string   `json:"dst"`
+	Same        bool     `json:"same"`
+	Objects     uint64   `json:"objects"`
+	Bytes       uint64   `json:"bytes"`
+	ClientBytes uint64   `json:"client_bytes"`
+	Differences []string `json:"differences"`
+	Error       *string  `json:"error"`
+}
+
+func printVerified(out, errw io.Writer, asJSON bool, src, dst string, res verify.Result, err error) {
+	diffs := []string{}
+	for _, d := range res.Differences {
+		diffs = append(diffs, d.String())
+	}
+	printVerification(out, errw, asJSON, jsonVerified{Src: src, Dst: dst, Same: err == nil && res.Same(), Objects: res.Objects,
+		Bytes: res.Bytes, ClientBytes: res.ClientBytes, Differences: diffs}, err)
+}
+
+func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err error) {
+	if err != nil {
+		msg := err.Error()
+		j.Error = &msg
+	}
+	if asJSON {
+		b, _ := json.Marshal(j)
+		fmt.Fprintln(out, string(b))
+		return
+	}
+	for _, d := range j.Differences {
+		fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", j.Src, j.Dst, d)
+	}
+	if j.Same {
+		fmt.Fprintf(out, "identical: %s and %s (%d objects, %d bytes compared; %d bytes through the client)\n",
+			j.Src, j.Dst, j.Objects, j.Bytes, j.ClientBytes)
+	}
+}
+
+// verifyFS compares two CephFS paths.
+func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, recursive, noPreserve bool, mode verify.Mode) error {
+	run, err := openFS(cfg, src.FS)
+	if err != nil {
+		return err
+	}
+	defer run.close()
+	o := fscopy.Options{Copy: withoutPins(copyOptions(cfg)), NoPreserve: noPreserve, Verify: mode}
+	c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, nil)
+	sum, err := c.Verify(ctx, src.Path, dst.Path, recursive, func(v fscopy.Verification) {
+		run.runner.session.metrics.Verified(v.Data.Objects, v.Data.Bytes, len(v.Differences))
+		j := jsonVerified{Src: "cephfs:" + v.Src, Dst: "cephfs:" + v.Dst, Same: v.Same(), Objects: v.Data.Objects,
+			Bytes: v.Data.Bytes, ClientBytes: v.Data.ClientBytes, Differences: append([]string{}, v.Differences...)}
+		if !cfg.JSON && v.Same() {
+			return // only differences and failures, then the summary
+		}
+		printVerification(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, j, v.Err)
+	})
+	run.runner.session.finish()
+	if cfg.JSON {
+		b, _ := json.Marshal(map[string]any{"summary": true, "paths": sum.Paths, "differing": sum.Differing, "failed": sum.Failed,
+			"bytes": sum.Bytes, "client_bytes": sum.ClientBytes})
+		fmt.Fprintln(cmd.OutOrStdout(), string(b))
+	} else if err == nil {
+		fmt.Fprintf(cmd.OutOrStdout(), "identical: %d paths, %d bytes of file data compared; %d bytes through the client\n",
+			sum.Paths, sum.Bytes, sum.ClientBytes)
+	}
+	if errors.Is(err, fscopy.ErrUsage) {
+		return usageError{err}
+	}
+	return err
+}
