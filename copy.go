@@ -57,6 +57,9 @@ type Options struct {
 	// Clock times checkpoints; nil means the system clock. Tests use a
 	// fake one to put a checkpoint on any operation without sleeping.
 	Clock Clock
+	// Throttle, when set, limits the bytes and operations started per
+	// second; share one among the copies of a run.
+	Throttle *Throttle
 }
 
 // Clock tells the time.

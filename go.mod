@@ -13,6 +13,7 @@ require (
 	github.com/spf13/viper v1.21.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/sys v0.48.0
+	golang.org/x/time v0.16.0
 	gonum.org/v1/plot v0.17.0
 )
 

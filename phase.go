@@ -60,6 +60,9 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	var progress uint64 = dstOff
 	submit := func(ctx context.Context, i uint64) (opPending, error) {
 		o := ops.at(i)
+		if err := c.opts.Throttle.wait(ctx, o.length); err != nil {
+			return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
+		}
 		c.e.obs.InFlight(1)
 		p, err := c.start(o)
 		if err != nil {

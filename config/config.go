@@ -27,6 +27,9 @@ type Config struct {
 	MaxWindow int
 	// Chunk is the bytes one copy-from carries, 64 KiB to 1 GiB.
 	Chunk uint64
+	// MaxRate and MaxOps cap the bytes and operations a run starts per
+	// second; 0 for no limit.
+	MaxRate, MaxOps uint64
 	// The layout of raw object sets and new striped objects, in bytes.
 	// StripeUnit 0 means the object size; when set, it divides ObjectSize.
 	ObjectSize, StripeUnit, StripeCount uint64

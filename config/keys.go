@@ -52,6 +52,10 @@ var keys = []key{
 			}
 			return ""
 		}},
+	{name: "max-rate", usage: "bytes started per second, for the whole run (suffixes K, M, G: powers of 1024; 0: no limit)",
+		field: func(c *Config) any { return &c.MaxRate }, size: true},
+	{name: "max-ops", usage: "operations (copy-froms, client reads and writes) started per second, for the whole run (0: no limit)",
+		field: func(c *Config) any { return &c.MaxOps }},
 	{name: "object-size", usage: "object size of raw object sets and new striped objects",
 		field: func(c *Config) any { return &c.ObjectSize }, size: true,
 		check: func(c Config) string {

@@ -95,6 +95,8 @@ func TestEveryKeyFromEveryLayer(t *testing.T) {
 		"json":             {"true", func(c Config) bool { return c.JSON }},
 		"progress":         {"off", func(c Config) bool { return c.Progress == "off" }},
 		"log-level":        {"debug", func(c Config) bool { return c.LogLevel == "debug" }},
+		"max-rate":         {"100M", func(c Config) bool { return c.MaxRate == 100<<20 }},
+		"max-ops":          {"500", func(c Config) bool { return c.MaxOps == 500 }},
 		"metrics-addr":     {"127.0.0.1:9101", func(c Config) bool { return c.MetricsAddr == "127.0.0.1:9101" }},
 		"metrics-textfile": {"/var/lib/node_exporter/radoscp.prom", func(c Config) bool { return c.MetricsTextfile == "/var/lib/node_exporter/radoscp.prom" }},
 		"offload-only":     {"true", func(c Config) bool { return c.OffloadOnly }},

@@ -380,9 +380,12 @@ func (p prepared) finish(dst radoscp.Destination, end uint64) error {
 }
 
 // copyOptions is what the configuration asks of every copy.
+// A throttle (--max-rate, --max-ops) is made here, once per call: a tree
+// copy or migrate shares it among all its files.
 func copyOptions(cfg config.Config) radoscp.Options {
 	return radoscp.Options{Window: cfg.Window, Auto: cfg.AutoWindow, MaxWindow: cfg.MaxWindow,
-		Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly, PinSource: cfg.PinSource}
+		Chunk: cfg.Chunk, OffloadOnly: cfg.OffloadOnly, PinSource: cfg.PinSource,
+		Throttle: radoscp.NewThrottle(float64(cfg.MaxRate), float64(cfg.MaxOps), nil)}
 }
 
 func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, nil) }
