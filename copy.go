@@ -133,7 +133,11 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	var pinned *pins
 	if o.PinSource && length > 0 {
 		var err error
-		if pinned, err = pinSource(ctx, src, srcOff, length, width); err != nil {
+		pinWindow := width
+		if o.Auto && !res.Serial {
+			pinWindow = cmp.Or(o.MaxWindow, DefaultMaxWindow)
+		}
+		if pinned, err = pinSource(ctx, src, srcOff, length, pinWindow); err != nil {
 			res.Elapsed = time.Since(start)
 			return res, err
 		}

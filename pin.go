@@ -24,14 +24,37 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // A pinned copy therefore holds each object as it was when pinned, or
 // fails with ErrSourceChanged. It costs one stat per object and 8 bytes of
 // memory per object.
+//
+// Every stat returns before the first copy is sent, and that is what makes
+// a pinned copy a point-in-time image: each object was unchanged from its
+// stat to its copy, and the moment the last stat returned lies between the
+// two for every object, so a copy that succeeds holds the whole source as
+// it was at that moment. Stats running alongside the copies (object i+k
+// stat'ed while object i is copied) would hide their round trips, but a
+// writer that changed object i+k after the copy started and before its
+// stat would then go unseen, and a copy could hold old and new objects
+// side by side. So the pins stay a phase of their own, made short by
+// running many stats at once (pinWidth), not by overlapping it.
 type pins struct {
 	first    uint64   // object number of versions[0]
 	versions []uint64 // 0: the object did not exist
 }
 
+// Stats in flight while pinning: four times the copy's window, at least
+// pinMinWidth and at most pinMaxWidth. A stat is a small metadata read, so
+// a latency-bound copy pays about objects/pinWidth round trips for its pins
+// instead of objects/window. Each stat holds a thread in librados's
+// synchronous call, which is what bounds the width from above.
+const (
+	pinMinWidth = 64
+	pinMaxWidth = 128
+)
+
+func pinWidth(window int) int { return min(max(4*window, pinMinWidth), pinMaxWidth) }
+
 // pinSource stats the source objects a copy of [off, off+length) can touch,
-// width at a time.
-func pinSource(ctx context.Context, src Source, off, length uint64, width int) (*pins, error) {
+// pinWidth(window) at a time.
+func pinSource(ctx context.Context, src Source, off, length uint64, window int) (*pins, error) {
 	first, end := firstObject(src.Layout, off), objectsEnd(src.Layout, off+length)
 	p := &pins{first: first, versions: make([]uint64, end-first)}
 	var (
@@ -40,7 +63,7 @@ func pinSource(ctx context.Context, src Source, off, length uint64, width int) (
 		errs []error
 		next = make(chan uint64)
 	)
-	for range max(width, 16) {
+	for range min(uint64(pinWidth(window)), end-first) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
