@@ -29,7 +29,7 @@ func ParseSync(s string) (Sync, error) {
 	case "":
 		return SyncFS, nil
 	}
-	return "", fmt.Errorf("--sync %q: expected file, fs or off", s)
+	return "", fmt.Errorf("sync %q: expected file, fs or off", s)
 }
 
 // Options tune file copies.

@@ -67,7 +67,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 			_ = c.fs.Unlink(staging)
 			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, dst, err)
 		}
-		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging file %s keeps the first %d bytes; --resume continues): %w",
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging file %s keeps the first %d bytes; a resume continues): %w",
 			src, dst, staging, d.EOF(), err)
 	}
 	// The engine published what it copied; an empty file, or a resumed
@@ -183,7 +183,7 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 			}
 			r.Reason = "restarted: " + why
 		} else {
-			r.Reason = "removed the staging file of an interrupted copy (--resume would continue it)"
+			r.Reason = "removed the staging file of an interrupted copy (a resume would continue it)"
 		}
 		coverForPurge(old, sst.Size)
 		err = c.fs.Unlink(staging)

@@ -86,7 +86,7 @@ func newConn(cfg ConnConfig) (*gorados.Conn, error) {
 	switch {
 	case cfg.Name != "":
 		if !strings.Contains(cfg.Name, ".") {
-			return nil, fmt.Errorf("invalid --name %q: expected TYPE.ID, e.g. client.admin", cfg.Name)
+			return nil, fmt.Errorf("invalid client name %q: expected TYPE.ID, e.g. client.admin", cfg.Name)
 		}
 		rc, err = gorados.NewConnWithClusterAndUser("ceph", cfg.Name)
 	case cfg.ID != "":
@@ -160,9 +160,9 @@ func connectHint(cfg ConnConfig, errno syscall.Errno) string {
 		}
 		return fmt.Sprintf("no monitor answered within %s; check mon_host in the conf", t)
 	case syscall.EACCES, syscall.EPERM:
-		return "authentication failed; check --id/--name and --keyring"
+		return "authentication failed; check the client name and its keyring"
 	case syscall.ENOENT:
-		return "keyring or key not found; check --keyring"
+		return "keyring or key not found; check the keyring"
 	}
 	return ""
 }

@@ -27,7 +27,7 @@ func ParseMode(s string) (Mode, error) {
 	case "false", "off", "":
 		return Off, nil
 	}
-	return "", fmt.Errorf("--verify %q: expected true (checksums on the OSDs), client (read through the client) or false", s)
+	return "", fmt.Errorf("verify mode %q: expected true (checksums on the OSDs), client (read through the client) or false", s)
 }
 
 // ErrCannotVerify is a verification by OSD checksums that could not be
@@ -47,7 +47,7 @@ func Check(ctx context.Context, m Mode, src, dst Side, width int) (Result, error
 	case OSD:
 		res, err := Compare(ctx, src, dst, width)
 		if errors.Is(err, ErrLayouts) || errors.Is(err, store.ErrNotSupported) {
-			return res, fmt.Errorf("%w: %w (verify through the client instead: --verify=client)", ErrCannotVerify, err)
+			return res, fmt.Errorf("%w: %w (verify through the client instead)", ErrCannotVerify, err)
 		}
 		return res, err
 	}

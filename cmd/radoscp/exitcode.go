@@ -60,11 +60,23 @@ func report(w io.Writer, err error) {
 }
 
 // flagWords is err's message with library terms turned into the flags an
-// operator set.
+// operator set: the libraries name options, the command names flags.
 func flagWords(err error) string {
 	msg := err.Error()
 	if errors.Is(err, radoscp.ErrOffloadOnly) {
 		msg = strings.Replace(msg, radoscp.ErrOffloadOnly.Error(), "--offload-only is set", 1)
 	}
-	return msg
+	return libraryTerms.Replace(msg)
 }
+
+// libraryTerms are the libraries' words for what flags set.
+var libraryTerms = strings.NewReplacer(
+	"; a resume continues)", "; --resume continues)",
+	"(a resume would continue it)", "(--resume would continue it)",
+	"(verify through the client instead)", "(verify through the client instead: --verify=client)",
+	"check the client name and its keyring", "check --id/--name and --keyring",
+	"keyring or key not found; check the keyring", "keyring or key not found; check --keyring",
+	"invalid client name ", "invalid --name ",
+	"sync \"", "--sync \"",
+	"verify mode \"", "--verify \"",
+)
