@@ -44,7 +44,10 @@ type Options struct {
 	NoPreserve bool
 	// Resume continues interrupted copies from their staging files.
 	Resume bool
-	Sync   Sync
+	// NoClobber leaves every existing destination path alone: a file
+	// copy onto one is refused (ErrUsage), a tree copy skips it.
+	NoClobber bool
+	Sync      Sync
 	// Striping, when set, is the destination files' layout instead of
 	// the source's; copies then go through the client.
 	Striping *layout.Layout

@@ -44,6 +44,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 	} else if dst == src {
 		return sum, fmt.Errorf("%w: cephfs:%s and cephfs:%s are the same file", ErrUsage, src, dst)
+	} else if c.opts.NoClobber {
+		if _, err := c.fs.Lstat(dst); err == nil {
+			return sum, fmt.Errorf("%w: cephfs:%s exists, and no-clobber leaves existing destinations alone", ErrUsage, dst)
+		}
 	}
 
 	marked := false
@@ -167,6 +171,12 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 	}
 	switch {
 	case st.IsRegular():
+		if t.c.opts.NoClobber {
+			if _, err := t.c.fs.Lstat(dst); err == nil {
+				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
+				return
+			}
+		}
 		t.g.Go(func() error {
 			if ctx.Err() != nil {
 				return nil
@@ -179,6 +189,12 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 			return nil
 		})
 	case st.IsSymlink():
+		if t.c.opts.NoClobber {
+			if _, err := t.c.fs.Lstat(dst); err == nil {
+				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
+				return
+			}
+		}
 		t.record(t.symlink(src, dst, st))
 	case st.IsDir():
 		r := t.mkdir(src, dst, st)

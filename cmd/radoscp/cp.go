@@ -161,8 +161,8 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 				return r, fmt.Errorf("%s does not apply to cephfs: copies, which copy whole files", v.flag)
 			}
 		}
-		if f.noClobber {
-			return r, fmt.Errorf("--no-clobber applies to rados: and striper: destinations; cephfs: copies do not support it yet")
+		if f.noClobber && r.resume {
+			return r, fmt.Errorf("--no-clobber and --resume contradict each other: a resume continues into an existing destination")
 		}
 		return r, nil
 	}

@@ -79,4 +79,5 @@ var libraryTerms = strings.NewReplacer(
 	"invalid client name ", "invalid --name ",
 	"sync \"", "--sync \"",
 	"verify mode \"", "--verify \"",
+	"no-clobber leaves", "--no-clobber leaves",
 )

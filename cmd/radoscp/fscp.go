@@ -137,6 +137,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if err != nil {
 		return err
 	}
+	o.NoClobber = req.noClobber
 	run, err := openFS(cfg, req.src.FS)
 	if err != nil {
 		return err

@@ -132,7 +132,7 @@ type jsonFile struct {
 // single, the copy is of one file, whose failure main reports.
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
-		j := jsonFile{Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: r.Reason,
+		j := jsonFile{Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
 			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
 		if r.Err != nil {
 			msg := r.Err.Error()
@@ -152,9 +152,9 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
 	case r.Outcome == fscopy.Skipped:
-		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, r.Reason)
+		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
 	case r.Reason != "":
-		fmt.Fprintf(errw, "radoscp: %s: %s\n", r.Src, r.Reason)
+		fmt.Fprintf(errw, "radoscp: %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
 	}
 	if r.Resumed {
 		fmt.Fprintf(errw, "radoscp: %s: resumed from byte %d\n", r.Src, r.ResumedFrom)

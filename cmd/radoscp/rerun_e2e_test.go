@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"strconv"
 	"strings"
@@ -118,3 +119,34 @@ func TestE2ETreeResumedIntoNewName(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// --no-clobber on CephFS: a file copy onto an existing file exits 2 and
+// leaves it; a tree copy skips what exists and copies the rest.
+func TestE2ECephFSNoClobber(t *testing.T) {
+	e := newFSEnv(t)
+	e.m.MakeDir(e.path("src"), 0o755)
+	e.write(t, "src/a", test.RandomData(81, 5<<20))
+	e.write(t, "src/b", test.RandomData(82, 1<<20))
+	e.m.MakeDir(e.path("dst"), 0o755)
+	e.m.MakeDir(e.path("dst/src"), 0o755)
+	e.write(t, "dst/src/a", []byte("keep me"))
+	r := runCmd(t, nil, "cp", "-c", e.conf, "--no-clobber", "cephfs:"+e.path("src/a"), "cephfs:"+e.path("dst/src/a"))
+	if r.code != 2 || !strings.Contains(r.stderr, "--no-clobber") {
+		t.Fatalf("file onto an existing one: exit %d, %q; want 2 naming --no-clobber", r.code, r.stderr)
+	}
+	// cp's rule: dst exists, so the copy is dst/src.
+	r = runCmd(t, nil, "cp", "-r", "-c", e.conf, "--no-clobber", "--json", "cephfs:"+e.path("src"), "cephfs:"+e.path("dst"))
+	if r.code != 0 {
+		t.Fatalf("tree: exit %d\n%s", r.code, r.stderr)
+	}
+	if got, _ := e.read(t, "dst/src/a"); string(got) != "keep me" {
+		t.Fatalf("an existing file was replaced under --no-clobber (%d bytes)", len(got))
+	}
+	want, _ := e.read(t, "src/b")
+	if got, ok := e.read(t, "dst/src/b"); !ok || !bytes.Equal(got, want) {
+		t.Fatal("the missing file was not copied")
+	}
+	if !strings.Contains(r.stdout, `"outcome":"skipped"`) {
+		t.Fatalf("the skip is not reported: %s", r.stdout)
+	}
+}
