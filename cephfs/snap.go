@@ -8,11 +8,7 @@ package cephfs
 */
 import "C"
 
-import (
-	"unsafe"
-
-	gocephfs "github.com/ceph/go-ceph/cephfs"
-)
+import "unsafe"
 
 // SnapID is the id of the snapshot that path (DIR/.snap/NAME, or a path
 // inside it) belongs to: the snapid its inodes carry, under which the
@@ -33,14 +29,4 @@ func (f *FS) SnapID(path string) (uint64, error) {
 	id := uint64(info.id)
 	C.ceph_free_snap_info_buffer(&info)
 	return id, nil
-}
-
-// Dev is the device number statx gives path without following a final
-// symlink: for CephFS, the snapid of the inode (CEPH_NOSNAP at head).
-func (f *FS) Dev(path string) (uint64, error) {
-	st, err := f.m.Statx(path, statMask, gocephfs.AtSymlinkNofollow)
-	if err != nil {
-		return 0, pathError("stat", path, err)
-	}
-	return st.Dev, nil
 }

@@ -41,6 +41,10 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	if !sst.IsRegular() {
 		return fmt.Errorf("cephfs:%s is a %s, not a regular file", src, sst.Type())
 	}
+	snap, err := c.sourceSnapshot(src, sst.Snap)
+	if err != nil {
+		return err
+	}
 	sl, err := c.fs.Layout(src)
 	if err != nil {
 		return err
@@ -52,13 +56,20 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	}
 	defer file.Close()
 
-	srcPool, err := c.pool(sl)
+	srcPool, err := c.pool(sl, sst.Snap)
 	if err != nil {
 		return fmt.Errorf("source cephfs:%s: %w", src, err)
 	}
 	source := radoscp.Source{Objects: srcPool, Layout: sl.Layout, Names: layout.CephFS(sst.Ino), Size: sst.Size}
 	from := d.EOF()
 	r.Result, err = c.engine.Copy(ctx, source, from, d, from, sst.Size-from, c.opts.Copy)
+	if err != nil && snap != nil {
+		if serr := c.checkSnapshot(snap); serr != nil {
+			// What it copied may be holes or anything: not to resume.
+			c.discard(staging, sst.Size)
+			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w (then: %w); %s was left as it was", src, dst, serr, err, dst)
+		}
+	}
 	if err != nil {
 		if d.EOF() == 0 {
 			// Nothing to resume: leave nothing behind.
@@ -88,14 +99,9 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	if c.opts.afterCopy != nil {
 		c.opts.afterCopy(src)
 	}
-	now, err := c.fs.Lstat(src)
-	if err != nil {
-		return err
-	}
-	if !now.Same(sst) {
-		_ = c.fs.Unlink(staging)
-		return fmt.Errorf("cephfs:%s: %w (%s, now %s); %s was left as it was",
-			src, ErrSourceChanged, sourceRecord(sst), sourceRecord(now), dst)
+	if err := c.checkSource(src, sst, snap); err != nil {
+		c.discard(staging, sst.Size)
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	// Once more, right before the rename: nothing but a complete copy
 	// replaces dst (for migrate, the original).
@@ -104,6 +110,26 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	return c.fs.Rename(staging, dst)
+}
+
+// checkSource fails a copy whose source may not be what it read: a file
+// at head that changed (size, mtime, ctime), or a snapshot that is gone.
+// A snapshot cannot change, but once removed, reads at its id find holes
+// (ENOENT, which the engine copies as holes) or whatever the OSDs have
+// not trimmed yet; this check, after every read and before the rename,
+// is what keeps such a copy from being put in place.
+func (c *Copier) checkSource(src string, sst cephfs.Stat, snap *snapshot) error {
+	if snap != nil {
+		return c.checkSnapshot(snap)
+	}
+	now, err := c.fs.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !now.Same(sst) {
+		return fmt.Errorf("cephfs:%s: %w (%s, now %s)", src, ErrSourceChanged, sourceRecord(sst), sourceRecord(now))
+	}
+	return nil
 }
 
 // ErrIncomplete is a staging file that, checked afresh before it would be
@@ -282,7 +308,7 @@ func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileL
 	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
 		return nil, err
 	}
-	pool, err := c.pool(want)
+	pool, err := c.pool(want, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +343,7 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 	if want := c.wantLayout(sl, have); have != want {
 		return nil, fmt.Sprintf("the staging file's layout (%s) is not the one wanted (%s)", have, want), nil
 	}
-	pool, err := c.pool(have)
+	pool, err := c.pool(have, 0)
 	if err != nil {
 		return nil, "", err
 	}
