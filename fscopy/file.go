@@ -12,6 +12,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -33,7 +34,7 @@ func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
 	return r
 }
 
-func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error {
+func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err error) {
 	sst, err := c.fs.Lstat(src)
 	if err != nil {
 		return err
@@ -55,6 +56,20 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 		return err
 	}
 	defer file.Close()
+	if snap != nil {
+		// Whatever failed (a read of the snapshot's data or metadata),
+		// a snapshot removed meanwhile is the cause to report, and what
+		// was copied of it is not to be resumed.
+		defer func() {
+			if err == nil || errors.Is(err, store.ErrSnapshotRemoved) {
+				return
+			}
+			if serr := c.checkSnapshot(snap); serr != nil {
+				c.discard(staging, sst.Size)
+				err = fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w (then: %w); %s was left as it was", src, dst, serr, err, dst)
+			}
+		}()
+	}
 
 	srcPool, err := c.pool(sl, sst.Snap)
 	if err != nil {
@@ -63,13 +78,6 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	source := radoscp.Source{Objects: srcPool, Layout: sl.Layout, Names: layout.CephFS(sst.Ino), Size: sst.Size}
 	from := d.EOF()
 	r.Result, err = c.engine.Copy(ctx, source, from, d, from, sst.Size-from, c.opts.Copy)
-	if err != nil && snap != nil {
-		if serr := c.checkSnapshot(snap); serr != nil {
-			// What it copied may be holes or anything: not to resume.
-			c.discard(staging, sst.Size)
-			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w (then: %w); %s was left as it was", src, dst, serr, err, dst)
-		}
-	}
 	if err != nil {
 		if d.EOF() == 0 {
 			// Nothing to resume: leave nothing behind.

@@ -39,7 +39,9 @@ func newCpCommand() *cobra.Command {
 
 CephFS copies work like cp -a: if DST is an existing directory the copy is
 DST/NAME, otherwise DST. Each file is written to a staging file next to its
-destination and renamed into place when complete.
+destination and renamed into place when complete. A source under
+DIR/.snap/NAME copies that snapshot; --snap NAME copies a rados: or
+striper: source's pool snapshot NAME.
 
 Exit codes: 0 copied, 1 failed with nothing copied, 2 invalid input (nothing
 written), 3 a prefix was copied and published, then a failure.`,

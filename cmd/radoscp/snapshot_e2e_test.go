@@ -365,3 +365,35 @@ func TestE2EPoolSnapshotRemovedMidCopy(t *testing.T) {
 	checkNoObjectsPastEOF(t, conf, "radoscp-b", dst, eof)
 	t.Logf("exit %d, published %d of %d bytes: %s", r.code, eof, len(data), strings.TrimSpace(r.stderr))
 }
+
+// Copies into a directory that has snapshots (as snap_schedule makes):
+// cp over an existing file and migrate of the tree to another data pool
+// both put new inodes in place, and the snapshot taken before still reads
+// the old data, through ceph-fuse, after both.
+func TestE2ESnapshotOfDestinationKeepsOldData(t *testing.T) {
+	e := newSlowEnv(t, 0.5)
+	if err := os.Mkdir(e.local("d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.writeLocal(t, "d/a", 0, test.RandomData(51, 6<<20+1))
+	e.writeLocal(t, "d/b", 0, test.RandomData(52, 9<<20+7))
+	e.writeLocal(t, "new", 0, test.RandomData(53, 5<<20))
+	old := t.TempDir()
+	test.Run(t, "cp", "-a", e.local("d/a"), e.local("d/b"), old)
+	snap := e.snapshotFS(t, "d", "scheduled-2024-01-01-00_00_00")
+
+	if r := runCmd(t, nil, "cp", "-c", e.conf, "--no-progress", "cephfs:"+e.path("new"), "cephfs:"+e.path("d/a")); r.code != 0 {
+		t.Fatalf("cp over d/a: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runCmd(t, nil, "migrate", "-c", e.slow, "--pool", "cephfs_data2", "--no-progress", "cephfs:"+e.path("d")); r.code != 0 {
+		t.Fatalf("migrate d: exit %d\n%s", r.code, r.stderr)
+	}
+	if pool, err := unix.Getxattr(e.local("d/b"), "ceph.file.layout.pool", make([]byte, 64)); err != nil || pool != len("cephfs_data2") {
+		t.Fatalf("d/b after migrate: layout pool %d bytes, %v", pool, err)
+	}
+	test.Run(t, "cmp", e.local("new"), e.local("d/a"))
+	for _, f := range []string{"a", "b"} {
+		test.Run(t, "cmp", filepath.Join(old, f), e.local(snap+"/"+f))
+	}
+	e.differs(t, "d/a", snap+"/a")
+}
