@@ -19,6 +19,11 @@ type Stat struct {
 	Nlink               uint32
 	Size                uint64
 	Atime, Mtime, Ctime time.Time
+	// Snap is the id of the snapshot the inode belongs to (statx's
+	// device number, the inode's snapid), 0 for the live file system.
+	// A snapshot's inode has the head's number: its objects are the
+	// head's, read at Snap.
+	Snap uint64
 }
 
 // IsDir, IsRegular and IsSymlink classify the inode.
@@ -54,16 +59,23 @@ func (s Stat) Type() string {
 // state: same inode, size, mtime and ctime. A write, truncate or setattr
 // between the two stats changes ctime.
 func (s Stat) Same(o Stat) bool {
-	return s.Ino == o.Ino && s.Size == o.Size && s.Mtime.Equal(o.Mtime) && s.Ctime.Equal(o.Ctime)
+	return s.Ino == o.Ino && s.Snap == o.Snap && s.Size == o.Size && s.Mtime.Equal(o.Mtime) && s.Ctime.Equal(o.Ctime)
 }
 
 const statMask = gocephfs.StatxBasicStats
 
+// noSnap is CEPH_NOSNAP, the snapid of live inodes.
+const noSnap = 0xfffffffffffffffe
+
 func fromStatx(st *gocephfs.CephStatx) Stat {
-	return Stat{
+	s := Stat{
 		Ino: uint64(st.Inode), Mode: uint32(st.Mode), UID: st.Uid, GID: st.Gid, Nlink: st.Nlink, Size: st.Size,
 		Atime: timespec(st.Atime), Mtime: timespec(st.Mtime), Ctime: timespec(st.Ctime),
 	}
+	if st.Dev != noSnap {
+		s.Snap = st.Dev
+	}
+	return s
 }
 
 func timespec(t gocephfs.Timespec) time.Time { return time.Unix(t.Sec, t.Nsec) }

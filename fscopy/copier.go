@@ -76,7 +76,8 @@ type Copier struct {
 	report func(Report)
 
 	mu    sync.Mutex
-	pools map[[2]string]*rados.Pool
+	pools map[poolKey]*rados.Pool
+	snaps map[string]*snapshot // source snapshots, by root
 	repMu sync.Mutex
 }
 
@@ -86,7 +87,8 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 	if report == nil {
 		report = func(Report) {}
 	}
-	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[[2]string]*rados.Pool{}}
+	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
+		snaps: map[string]*snapshot{}}
 }
 
 func (c *Copier) emit(r Report) {
@@ -95,15 +97,22 @@ func (c *Copier) emit(r Report) {
 	c.report(r)
 }
 
-// pool opens (once) the pool and namespace a layout names.
-func (c *Copier) pool(l cephfs.FileLayout) (store.Objects, error) {
+type poolKey struct {
+	pool, ns string
+	snap     uint64
+}
+
+// pool opens (once) the pool and namespace a layout names, reading at
+// snapshot snap (0: head). A snapshot's reads, stats and copy-froms all
+// go through such a pool, so none of them sees head.
+func (c *Copier) pool(l cephfs.FileLayout, snap uint64) (store.Objects, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	key := [2]string{l.Pool, l.Namespace}
+	key := poolKey{l.Pool, l.Namespace, snap}
 	p := c.pools[key]
 	if p == nil {
 		var err error
-		if p, err = c.conn.OpenPool(l.Pool, l.Namespace); err != nil {
+		if p, err = c.conn.OpenPoolAt(l.Pool, l.Namespace, snap); err != nil {
 			return nil, err
 		}
 		c.pools[key] = p

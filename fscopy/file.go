@@ -13,6 +13,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -35,13 +36,17 @@ func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
 	return r
 }
 
-func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error {
+func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err error) {
 	sst, err := c.fs.Lstat(src)
 	if err != nil {
 		return err
 	}
 	if !sst.IsRegular() {
 		return fmt.Errorf("cephfs:%s is a %s, not a regular file", src, sst.Type())
+	}
+	snap, err := c.sourceSnapshot(src, sst.Snap)
+	if err != nil {
+		return err
 	}
 	sl, err := c.fs.Layout(src)
 	if err != nil {
@@ -53,8 +58,22 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 		return err
 	}
 	defer file.Close()
+	if snap != nil {
+		// Whatever failed (a read of the snapshot's data or metadata),
+		// a snapshot removed meanwhile is the cause to report, and what
+		// was copied of it is not to be resumed.
+		defer func() {
+			if err == nil || errors.Is(err, store.ErrSnapshotRemoved) {
+				return
+			}
+			if serr := c.checkSnapshot(snap); serr != nil {
+				c.discard(staging, sst.Size)
+				err = fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w (then: %w); %s was left as it was", src, dst, serr, err, dst)
+			}
+		}()
+	}
 
-	srcPool, err := c.pool(sl)
+	srcPool, err := c.pool(sl, sst.Snap)
 	if err != nil {
 		return fmt.Errorf("source cephfs:%s: %w", src, err)
 	}
@@ -94,14 +113,9 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 	if c.opts.afterCopy != nil {
 		c.opts.afterCopy(src)
 	}
-	now, err := c.fs.Lstat(src)
-	if err != nil {
-		return err
-	}
-	if !now.Same(sst) {
-		_ = c.fs.Unlink(staging)
-		return fmt.Errorf("cephfs:%s: %w (%s, now %s); %s was left as it was",
-			src, ErrSourceChanged, sourceRecord(sst), sourceRecord(now), dst)
+	if err := c.checkSource(src, sst, snap); err != nil {
+		c.discard(staging, sst.Size)
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	// Once more, right before the rename: nothing but a complete copy
 	// replaces dst (for migrate, the original).
@@ -110,6 +124,26 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) error
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	return c.fs.Rename(staging, dst)
+}
+
+// checkSource fails a copy whose source may not be what it read: a file
+// at head that changed (size, mtime, ctime), or a snapshot that is gone.
+// A snapshot cannot change, but once removed, reads at its id find holes
+// (ENOENT, which the engine copies as holes) or whatever the OSDs have
+// not trimmed yet; this check, after every read and before the rename,
+// is what keeps such a copy from being put in place.
+func (c *Copier) checkSource(src string, sst cephfs.Stat, snap *snapshot) error {
+	if snap != nil {
+		return c.checkSnapshot(snap)
+	}
+	now, err := c.fs.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !now.Same(sst) {
+		return fmt.Errorf("cephfs:%s: %w (%s, now %s)", src, ErrSourceChanged, sourceRecord(sst), sourceRecord(now))
+	}
+	return nil
 }
 
 // ErrIncomplete is a staging file that, checked afresh before it would be
@@ -288,7 +322,7 @@ func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileL
 	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
 		return nil, err
 	}
-	pool, err := c.pool(want)
+	pool, err := c.pool(want, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +357,7 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 	if want := c.wantLayout(sl, have); have != want {
 		return nil, fmt.Sprintf("the staging file's layout (%s) is not the one wanted (%s)", have, want), nil
 	}
-	pool, err := c.pool(have)
+	pool, err := c.pool(have, 0)
 	if err != nil {
 		return nil, "", err
 	}

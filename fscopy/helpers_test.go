@@ -24,6 +24,10 @@ type env struct {
 	fs    *cephfs.FS
 	other *gocephfs.MountInfo
 	dir   string
+	// snapper, once a test asks for snapshots, is a third client that
+	// makes and removes them.
+	snapper *gocephfs.MountInfo
+	removed map[string]bool // snapshots removed by removeSnapshot
 }
 
 func newEnv(t *testing.T) *env {

@@ -25,7 +25,9 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	if c.opts.Pool == "" {
 		return sum, fmt.Errorf("%w: migrate needs a destination pool", ErrUsage)
 	}
-	if err := c.checkNotSnapshot(root, root); err != nil {
+	// Migrate replaces files in place: inside a snapshot it would be
+	// writing to a read-only destination.
+	if _, err := c.checkPaths("", root); err != nil {
 		return sum, err
 	}
 	st, err := c.fs.Lstat(root)

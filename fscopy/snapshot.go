@@ -3,14 +3,16 @@ package fscopy
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+
+	"github.com/radoscp/radoscp/store"
 )
 
 // ErrSnapshot marks a request with a path inside a CephFS snapshot
-// directory. A destination there is read-only. A source there is refused
-// too, until copies read the snapshot: the objects copy-from would copy,
-// and the client reads around them, are the live file's (head), not the
-// snapshot's, so the copy would silently hold the wrong data.
+// directory where none may be: a destination (snapshots are read-only),
+// migrate's root, or a source that names the snapshot directory itself
+// rather than one snapshot.
 var ErrSnapshot = errors.New("path inside a CephFS snapshot")
 
 // defaultSnapDir is the name of the snapshot directory unless the client
@@ -29,23 +31,112 @@ func (c *Copier) snapDir() string {
 
 // inSnapshot says whether path p has a component named snapdir.
 func inSnapshot(p, snapdir string) bool {
-	for _, part := range strings.Split(p, "/") {
-		if part == snapdir {
-			return true
-		}
-	}
-	return false
+	_, _, n := snapshotRoot(p, snapdir)
+	return n > 0
 }
 
-// checkNotSnapshot refuses src and dst paths inside snapshots.
-func (c *Copier) checkNotSnapshot(src, dst string) error {
-	snap := c.snapDir()
-	if inSnapshot(src, snap) {
-		return fmt.Errorf("%w: %w: source cephfs:%s: copying from snapshots is not supported yet (it would copy the live file, not the snapshot); nothing was written",
-			ErrUsage, ErrSnapshot, src)
+// snapshotRoot splits p at its first snapdir component: root is
+// DIR/SNAPDIR/NAME, the snapshot p is in ("" when p is DIR/SNAPDIR
+// itself), n the number of snapdir components.
+func snapshotRoot(p, snapdir string) (root, name string, n int) {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if part != snapdir {
+			continue
+		}
+		if n == 0 && i+1 < len(parts) && parts[i+1] != "" {
+			root, name = strings.Join(parts[:i+2], "/"), parts[i+1]
+		}
+		n++
 	}
-	if dst != "" && inSnapshot(dst, snap) {
-		return fmt.Errorf("%w: %w: destination cephfs:%s: snapshots are read-only; nothing was written", ErrUsage, ErrSnapshot, dst)
+	return root, name, n
+}
+
+// snapshot is the CephFS snapshot a copy reads: DIR/.snap/NAME and its id.
+type snapshot struct {
+	root string
+	id   uint64
+}
+
+func (s *snapshot) String() string { return fmt.Sprintf("snapshot cephfs:%s (id %d)", s.root, s.id) }
+
+// checkPaths refuses destinations inside snapshots, and sources there
+// that are not inside exactly one snapshot. It returns the source's
+// snapshot, nil for a source at head.
+func (c *Copier) checkPaths(src, dst string) (*snapshot, error) {
+	sd := c.snapDir()
+	if dst != "" && inSnapshot(dst, sd) {
+		return nil, fmt.Errorf("%w: %w: destination cephfs:%s: snapshots are read-only; nothing was written", ErrUsage, ErrSnapshot, dst)
+	}
+	root, _, n := snapshotRoot(src, sd)
+	switch {
+	case n == 0:
+		return nil, nil
+	case root == "":
+		return nil, fmt.Errorf("%w: %w: source cephfs:%s is the snapshot directory: give one snapshot, cephfs:%s/NAME; nothing was written",
+			ErrUsage, ErrSnapshot, src, strings.TrimSuffix(src, "/"))
+	case n > 1:
+		return nil, fmt.Errorf("%w: %w: source cephfs:%s names %s more than once; nothing was written", ErrUsage, ErrSnapshot, src, sd)
+	}
+	return c.snapshotAt(root)
+}
+
+// snapshotAt resolves the snapshot whose root is root (once per copier:
+// a tree's files share it).
+func (c *Copier) snapshotAt(root string) (*snapshot, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s := c.snaps[root]; s != nil {
+		return s, nil
+	}
+	id, err := c.fs.SnapID(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: source: no snapshot cephfs:%s: %w", ErrUsage, root, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("source: snapshot cephfs:%s: %w", root, err)
+	}
+	s := &snapshot{root: root, id: id}
+	c.snaps[root] = s
+	return s, nil
+}
+
+// sourceSnapshot is the snapshot src (a file being copied) is in, or nil
+// at head. Its inode's snapid, which its objects are read at, must be the
+// snapshot's.
+func (c *Copier) sourceSnapshot(src string, snapID uint64) (*snapshot, error) {
+	root, _, n := snapshotRoot(src, c.snapDir())
+	if n == 0 && snapID == 0 {
+		return nil, nil
+	}
+	if n != 1 || root == "" {
+		return nil, fmt.Errorf("%w: %w: source cephfs:%s (snapid %d) is not inside one snapshot", ErrUsage, ErrSnapshot, src, snapID)
+	}
+	s, err := c.snapshotAt(root)
+	if err != nil {
+		return nil, err
+	}
+	if s.id != snapID {
+		return nil, fmt.Errorf("source cephfs:%s has snapid %d, its snapshot cephfs:%s id %d: refusing to read objects at either",
+			src, snapID, s.root, s.id)
+	}
+	return s, nil
+}
+
+// checkSnapshot fails if s is gone, or its name now stands for another
+// snapshot: then reads at its id may have found nothing (which a copy
+// takes for holes) or anything, and the copy must not be put in place.
+// A snapshot cannot come back, so if it is there now, every read that
+// completed before read it.
+func (c *Copier) checkSnapshot(s *snapshot) error {
+	id, err := c.fs.SnapID(s.root)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s is gone: %w", store.ErrSnapshotRemoved, s, err)
+	case err != nil:
+		return fmt.Errorf("checking %s: %w", s, err)
+	case id != s.id:
+		return fmt.Errorf("%w: %s is gone; the name now stands for snapshot id %d", store.ErrSnapshotRemoved, s, id)
 	}
 	return nil
 }

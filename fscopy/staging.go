@@ -34,7 +34,13 @@ func stagingPath(dst string) string {
 // IsStaging reports whether a directory entry is a staging file.
 func IsStaging(name string) bool { return strings.HasPrefix(name, StagingPrefix) }
 
-// sourceRecord identifies a source's state: inode, size, mtime and ctime.
+// sourceRecord identifies a source's state: inode, size, mtime and ctime,
+// and for a snapshot's file, the snapshot's id (its inode number is the
+// head's).
 func sourceRecord(st cephfs.Stat) string {
-	return fmt.Sprintf("ino=%x size=%d mtime=%d ctime=%d", st.Ino, st.Size, st.Mtime.UnixNano(), st.Ctime.UnixNano())
+	rec := fmt.Sprintf("ino=%x size=%d mtime=%d ctime=%d", st.Ino, st.Size, st.Mtime.UnixNano(), st.Ctime.UnixNano())
+	if st.Snap != 0 {
+		rec += fmt.Sprintf(" snap=%d", st.Snap)
+	}
+	return rec
 }

@@ -25,7 +25,7 @@ var ErrUsage = errors.New("invalid request")
 // them. Directory times are set last, after their contents.
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
-	if err := c.checkNotSnapshot(src, dst); err != nil {
+	if _, err := c.checkPaths(src, dst); err != nil {
 		return sum, err
 	}
 	sst, err := c.fs.Lstat(src)

@@ -155,12 +155,12 @@ func (c *Copier) verifyData(ctx context.Context, src, dst string, s, d cephfs.St
 		v.Err = err
 		return
 	}
-	sp, err := c.pool(sl)
+	sp, err := c.pool(sl, s.Snap)
 	if err != nil {
 		v.Err = err
 		return
 	}
-	dp, err := c.pool(dl)
+	dp, err := c.pool(dl, d.Snap)
 	if err != nil {
 		v.Err = err
 		return

@@ -51,7 +51,7 @@ type Conn struct {
 	mu      sync.Mutex // guards pending and pools
 	pending map[*Copy]struct{}
 	pools   []*Pool
-	sources map[store.Location]*Pool // copy-from sources, by pool and namespace
+	sources map[store.Location]*Pool // copy-from sources, by pool, namespace and snap
 }
 
 // Connect reads the configuration and connects (rados_create2,
@@ -169,7 +169,15 @@ func connectHint(cfg ConnConfig, errno syscall.Errno) string {
 
 // OpenPool opens an I/O context on pool, in namespace ns ("" for the
 // default namespace). A missing pool gives ENOENT naming the pool.
-func (c *Conn) OpenPool(pool, ns string) (*Pool, error) {
+func (c *Conn) OpenPool(pool, ns string) (*Pool, error) { return c.OpenPoolAt(pool, ns, 0) }
+
+// OpenPoolAt is OpenPool reading at snapshot snap (0: head): every read,
+// stat, xattr and checksum through the pool, and every copy-from of its
+// objects, sees the objects as they were in that snapshot
+// (rados_ioctx_snap_set_read); writes through it fail (EROFS). snap is a
+// pool snapshot's id (LookupSnap) or a self-managed one's, such as a
+// CephFS snapshot's on its file system's data pools.
+func (c *Conn) OpenPoolAt(pool, ns string, snap uint64) (*Pool, error) {
 	c.life.RLock()
 	defer c.life.RUnlock()
 	c.mu.Lock()
@@ -182,22 +190,28 @@ func (c *Conn) OpenPool(pool, ns string) (*Pool, error) {
 		return nil, wrap("open pool", pool, err)
 	}
 	io.SetNamespace(ns)
-	p := &Pool{conn: c, io: io, name: pool, ns: ns}
+	if snap != 0 {
+		if err := io.SetReadSnap(gorados.SnapID(snap)); err != nil {
+			io.Destroy()
+			return nil, wrap("set read snap", pool, err)
+		}
+	}
+	p := &Pool{conn: c, io: io, name: pool, ns: ns, snap: snap}
 	c.pools = append(c.pools, p)
 	return p, nil
 }
 
-// sourcePool is a pool of c for reading copy-from sources in pool and ns,
-// opened on first use and kept for the connection's life.
-func (c *Conn) sourcePool(pool, ns string) (*Pool, error) {
-	key := store.Location{Pool: pool, Namespace: ns}
+// sourcePool is a pool of c for reading copy-from sources in pool and ns
+// at snapshot snap, opened on first use and kept for the connection's life.
+func (c *Conn) sourcePool(pool, ns string, snap uint64) (*Pool, error) {
+	key := store.Location{Pool: pool, Namespace: ns, Snap: snap}
 	c.mu.Lock()
 	p := c.sources[key]
 	c.mu.Unlock()
 	if p != nil {
 		return p, nil
 	}
-	p, err := c.OpenPool(pool, ns)
+	p, err := c.OpenPoolAt(pool, ns, snap)
 	if err != nil {
 		return nil, err
 	}

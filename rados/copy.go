@@ -6,6 +6,8 @@ import (
 	"time"
 	"unsafe"
 
+	gorados "github.com/ceph/go-ceph/rados"
+
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -64,6 +66,7 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 		dst_oid:       cdst,
 		dst_oid_len:   C.size_t(len(dstOid)),
 		src_version:   C.uint64_t(o.SrcVersion),
+		src_snap:      C.uint64_t(src.librarySnap()),
 		src_fadvise:   C.uint32_t(o.SrcFadvise),
 		dst_fadvise:   C.uint32_t(o.DstFadvise),
 		with_truncate: 1,
@@ -90,6 +93,15 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 		close(cp.ready)
 	}()
 	return cp, nil
+}
+
+// librarySnap is p's read snap as librados and the wire name it:
+// CEPH_NOSNAP for head.
+func (p *Pool) librarySnap() uint64 {
+	if p.snap == 0 {
+		return uint64(gorados.SnapHead)
+	}
+	return p.snap
 }
 
 // Ready is closed when the copy has completed; Wait then returns at once.

@@ -7,6 +7,11 @@
 // that flag, so set_truncate_flag() below finds the op librados just built
 // and sets it, after checking every field it can see against what it was
 // asked to build. Any mismatch refuses the copy: a mangled op is never sent.
+//
+// The op's snapid is the snapshot the OSD reads the source at: librados
+// takes it from the source ioctx's read snap (CEPH_NOSNAP for head). It is
+// checked against the snap the caller opened the source at, so a copy of
+// a snapshot never silently copies head.
 
 #include "radoscp.h"
 
@@ -38,7 +43,6 @@ static_assert(offsetof(osd_op_copy_from, copy_from_flags) == 0x16,
 
 constexpr uint16_t kOpCopyFrom2 = 0x222d;       // CEPH_OSD_OP_COPY_FROM2
 constexpr uint8_t kFlagTruncateSeq = 0x20;      // CEPH_OSD_COPY_FROM_FLAG_TRUNCATE_SEQ
-constexpr uint64_t kNoSnap = 0xfffffffffffffffeULL;  // CEPH_NOSNAP
 
 // librados::ObjectOperationImpl begins with Objecter's ObjectOperation, whose
 // first member is ops, a boost small_vector<OSDOp, 2>: a pointer to the
@@ -63,7 +67,7 @@ public:
 		std::memcpy(&got, ops->start, sizeof(got));
 		static const uint8_t zero[sizeof(got.union_rest)] = {};
 		if (got.op != kOpCopyFrom2 || got.flags != op_flags ||
-		    got.snapid != kNoSnap || got.src_version != a->src_version ||
+		    got.snapid != a->src_snap || got.src_version != a->src_version ||
 		    got.copy_from_flags != 0 ||
 		    got.src_fadvise_flags != a->src_fadvise ||
 		    std::memcmp(got.union_rest, zero, sizeof(zero)) != 0 ||

@@ -11,15 +11,17 @@ var (
 	_ store.Pending = (*Copy)(nil)
 )
 
-// Locate names oid in p's pool and namespace.
+// Locate names oid in p's pool and namespace, at p's read snap.
 func (p *Pool) Locate(oid string) store.Location {
-	return store.Location{Pool: p.name, Namespace: p.ns, Oid: oid}
+	return store.Location{Pool: p.name, Namespace: p.ns, Oid: oid, Snap: p.snap}
 }
 
 // Submit is CopyFrom of the object src names, read through a pool of p's
-// connection opened (once) for src's pool and namespace.
+// connection opened (once) for src's pool, namespace and snap: the
+// copy-from carries that snap, so the OSD copies the object as it was in
+// the snapshot.
 func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
-	sp, err := p.conn.sourcePool(src.Pool, src.Namespace)
+	sp, err := p.conn.sourcePool(src.Pool, src.Namespace, src.Snap)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package rados
 
 import (
 	"errors"
+	"strconv"
 	"syscall"
 	"time"
 	"unsafe"
@@ -22,6 +23,7 @@ type Pool struct {
 	conn     *Conn
 	io       *gorados.IOContext
 	name, ns string
+	snap     uint64 // the read snap; 0 is head
 }
 
 // Name is the pool's name.
@@ -30,15 +32,23 @@ func (p *Pool) Name() string { return p.name }
 // Namespace is the namespace objects are addressed in ("" for the default).
 func (p *Pool) Namespace() string { return p.ns }
 
+// Snap is the snapshot the pool reads at (0: head).
+func (p *Pool) Snap() uint64 { return p.snap }
+
 // IOContext is the underlying go-ceph I/O context.
 func (p *Pool) IOContext() *gorados.IOContext { return p.io }
 
-// Ref names an object for messages: "pool/object" or "pool/ns/object".
+// Ref names an object for messages: "pool/object" or "pool/ns/object",
+// with "@snap N" for a pool reading at a snapshot.
 func (p *Pool) Ref(oid string) string {
-	if p.ns == "" {
-		return p.name + "/" + oid
+	ref := p.name + "/" + oid
+	if p.ns != "" {
+		ref = p.name + "/" + p.ns + "/" + oid
 	}
-	return p.name + "/" + p.ns + "/" + oid
+	if p.snap != 0 {
+		ref += "@snap " + strconv.FormatUint(p.snap, 10)
+	}
+	return ref
 }
 
 // Stat stats oid (ObjectReadOperation::stat2, with the version from the

@@ -24,6 +24,7 @@ typedef struct radoscp_copy_args {
 	const char *dst_oid;
 	size_t dst_oid_len;
 	uint64_t src_version;  // 0: any version
+	uint64_t src_snap;     // the source ioctx's read snap (CEPH_NOSNAP: head)
 	uint32_t src_fadvise;  // LIBRADOS_OP_FLAG_FADVISE_* for reading the source
 	uint32_t dst_fadvise;  // LIBRADOS_OP_FLAG_FADVISE_* for writing the destination
 	int with_truncate;     // set CEPH_OSD_COPY_FROM_FLAG_TRUNCATE_SEQ

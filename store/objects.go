@@ -67,9 +67,15 @@ type Objects interface {
 	UnlockAndRemove(oid, name, cookie string) error
 }
 
-// Location names an object of a cluster: pool, namespace and name.
+// Location names an object of a cluster: pool, namespace and name, and
+// the snapshot it is read at.
 type Location struct {
 	Pool, Namespace, Oid string
+	// Snap is the id of the snapshot the object is read at: a pool
+	// snapshot's, or a self-managed one's (a CephFS snapshot's on its
+	// data pools). 0 is the head, the live object (librados'
+	// CEPH_NOSNAP, which the implementation maps it to).
+	Snap uint64
 }
 
 // ObjectStat is what a stat of an object says.

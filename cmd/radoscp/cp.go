@@ -24,6 +24,7 @@ type cpFlags struct {
 	// offsetsGiven is set when --src-offset or --dst-offset was given.
 	offsetsGiven bool
 	batch        string
+	snap         string
 	fs           fsFlags
 }
 
@@ -39,7 +40,9 @@ func newCpCommand() *cobra.Command {
 
 CephFS copies work like cp -a: if DST is an existing directory the copy is
 DST/NAME, otherwise DST. Each file is written to a staging file next to its
-destination and renamed into place when complete.
+destination and renamed into place when complete. A source under
+DIR/.snap/NAME copies that snapshot; --snap NAME copies a rados: or
+striper: source's pool snapshot NAME.
 
 Exit codes: 0 copied, 1 failed with nothing copied, 2 invalid input (nothing
 written), 3 a prefix was copied and published, then a failure.`,
@@ -63,6 +66,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().StringVar(&f.dstSize, "dst-size", "0", "current EOF of a rados: destination (it has no metadata to say)")
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	cmd.Flags().BoolVar(&f.noClobber, "no-clobber", false, "refuse (exit 2) a destination that exists, before writing anything")
+	cmd.Flags().StringVar(&f.snap, "snap", "", "rados:/striper: sources: copy pool snapshot NAME of the source's pool (as rados -s NAME); a CephFS snapshot is a path, cephfs:/DIR/.snap/NAME/...")
 	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -111,6 +115,8 @@ type cpRequest struct {
 	haveLength      bool
 	resume          bool
 	noClobber       bool
+	// snap is the pool snapshot of the source's pool to copy ("": head).
+	snap string
 	// ranged is a range copy (copy_file_range semantics: into the data
 	// that is there) rather than a whole copy, which replaces the
 	// destination: --src-offset or --dst-offset was given, or --length
@@ -121,7 +127,7 @@ type cpRequest struct {
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
-	r := cpRequest{resume: f.fs.resume, noClobber: f.noClobber}
+	r := cpRequest{resume: f.fs.resume, noClobber: f.noClobber, snap: f.snap}
 	var err error
 	if r.verify, err = verify.ParseMode(f.fs.verify); err != nil {
 		return r, err
@@ -154,6 +160,9 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 		return r, fmt.Errorf("cannot copy between %s and %s: cephfs: addresses copy to and from cephfs: only", r.src, r.dst)
 	}
 	if r.src.Scheme == SchemeCephFS {
+		if f.snap != "" {
+			return r, fmt.Errorf("--snap %q applies to rados: and striper: sources (pool snapshots); a CephFS snapshot is a path: cephfs:/DIR/.snap/NAME/...", f.snap)
+		}
 		for _, v := range []struct{ flag, value, zero string }{
 			{"--src-offset", f.srcOffset, "0"}, {"--dst-offset", f.dstOffset, "0"}, {"--dst-size", f.dstSize, "0"}, {"--length", f.length, ""},
 		} {
@@ -219,7 +228,7 @@ func (r *runner) close() {
 // The destination is locked (its copy lock) from before anything is
 // written until the copy has ended.
 func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
-	src, err := openSource(r.conn, cfg, req)
+	src, snap, err := openSource(r.conn, cfg, req)
 	if err != nil {
 		return err
 	}
@@ -241,8 +250,23 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	eofBefore := dst.EOF()
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
-	res, cerr := engine.Copy(ctx, src, req.srcOff, dst, req.dstOff, length, copyOptions(cfg))
+	opts, into := copyOptions(cfg), dst
+	var guard *snapGuard
+	if snap != nil {
+		// A snapshot cannot change: nothing to pin. But it can be
+		// removed: every publish first checks it is still there.
+		opts.PinSource = false
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		guard = &snapGuard{Destination: dst, check: func() error { return r.conn.CheckPoolSnap(*snap) }, cancel: cancel}
+		into = guard
+	}
+	res, cerr := engine.Copy(ctx, src, req.srcOff, into, req.dstOff, length, opts)
 	bar.finish()
+	if gerr := guard.failed(); gerr != nil {
+		cerr = fmt.Errorf("%w; stopped the copy, publishing nothing read since the last check", gerr)
+	}
 	if errors.Is(cerr, radoscp.ErrInvalid) {
 		return usageError{cerr}
 	}

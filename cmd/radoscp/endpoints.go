@@ -35,11 +35,39 @@ func openPool(conn *rados.Conn, a Address) (*rados.Pool, error) {
 	return p, err
 }
 
-func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Source, error) {
-	p, err := openPool(conn, req.src)
+// openSource opens req's source, at its pool snapshot with --snap (then
+// also returned; nil for head).
+func openSource(conn *rados.Conn, cfg config.Config, req cpRequest) (radoscp.Source, *rados.PoolSnap, error) {
+	p, snap, err := openSourcePool(conn, req)
 	if err != nil {
-		return radoscp.Source{}, err
+		return radoscp.Source{}, nil, err
 	}
+	src, err := openSourceIn(p, cfg, req)
+	return src, snap, err
+}
+
+// openSourcePool opens the source's pool, reading at --snap's snapshot.
+// A missing snapshot is invalid input: nothing has been written yet.
+func openSourcePool(conn *rados.Conn, req cpRequest) (*rados.Pool, *rados.PoolSnap, error) {
+	if req.snap == "" {
+		p, err := openPool(conn, req.src)
+		return p, nil, err
+	}
+	snap, err := conn.LookupPoolSnap(req.src.Pool, req.snap)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, nil, usage("--snap %s: %s: %v", req.snap, req.src, err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("--snap %s: %s: %w", req.snap, req.src, err)
+	}
+	p, err := conn.OpenPoolAt(req.src.Pool, req.src.Namespace, snap.ID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("source %s at %s: %w", req.src, snap, err)
+	}
+	return p, &snap, nil
+}
+
+func openSourceIn(p *rados.Pool, cfg config.Config, req cpRequest) (radoscp.Source, error) {
 	switch req.src.Scheme {
 	case SchemeStriper:
 		meta, err := truncate.ReadStriperMeta(p, req.src.Name)

@@ -280,9 +280,10 @@ func TestE2ECephFSBadInput(t *testing.T) {
 	}
 }
 
-// Until copies read snapshots, a source inside one is refused (the copy
-// would be of the live file, exit 0), and a destination inside one is
-// read-only: exit 2, one line naming the path, nothing written.
+// A destination inside a snapshot is read-only, migrate cannot replace
+// files there, and a source must be inside one snapshot that exists: exit
+// 2, one line naming the path, nothing written. (Copies from snapshots:
+// snapshot_e2e_test.go.)
 func TestE2ESnapshotPathsRefused(t *testing.T) {
 	e := newFSEnv(t)
 	e.m.MakeDir(e.path("sv"), 0o755)
@@ -297,11 +298,12 @@ func TestE2ESnapshotPathsRefused(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"file", []string{"cp", snapFile, "cephfs:" + e.path("fromsnap")}, snapFile + ": copying from snapshots is not supported"},
-		{"tree", []string{"cp", "-r", snapDir, "cephfs:" + e.path("snaptree")}, snapDir + ": copying from snapshots"},
-		{"fs-name form", []string{"cp", "cephfs:cephfs:" + e.path("sv/.snap/s1/f"), "cephfs:cephfs:" + e.path("fromsnap")}, "copying from snapshots"},
+		{"snapshot directory", []string{"cp", "-r", "cephfs:" + e.path("sv/.snap"), "cephfs:" + e.path("fromsnap")}, e.path("sv/.snap") + " is the snapshot directory"},
+		{"no such snapshot", []string{"cp", "cephfs:" + e.path("sv/.snap/nosuch/f"), "cephfs:" + e.path("fromsnap")}, "no snapshot cephfs:" + e.path("sv/.snap/nosuch")},
 		{"into a snapshot", []string{"cp", "cephfs:" + e.path("sv/f"), "cephfs:" + e.path("sv/.snap/s1/g")}, "snapshots are read-only"},
-		{"migrate", []string{"migrate", "--pool", "cephfs_data2", snapDir}, "copying from snapshots"},
+		{"tree into a snapshot", []string{"cp", "-r", "cephfs:cephfs:" + e.path("sv"), "cephfs:cephfs:" + e.path("sv/.snap/s1/t")}, "snapshots are read-only"},
+		{"migrate", []string{"migrate", "--pool", "cephfs_data2", snapDir}, "snapshots are read-only"},
+		{"--snap", []string{"cp", "--snap", "s1", snapFile, "cephfs:" + e.path("fromsnap")}, "a CephFS snapshot is a path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := runCmd(t, nil, append([]string{tc.args[0], "-c", e.conf}, tc.args[1:]...)...)

@@ -60,7 +60,11 @@ func canonical(a Address) string {
 // newSourceRecord stats every source object of the copy's range, width at
 // a time, and records their versions.
 func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int) (sourceRecord, error) {
-	rec := sourceRecord{Source: canonical(req.src), Size: src.Size, SrcOffset: req.srcOff, DstOffset: req.dstOff,
+	name := canonical(req.src)
+	if req.snap != "" {
+		name += "@" + req.snap // a resume of a pool snapshot's copy continues only from that snapshot
+	}
+	rec := sourceRecord{Source: name, Size: src.Size, SrcOffset: req.srcOff, DstOffset: req.dstOff,
 		Length: length, Dirty: req.dstOff + length}
 	if length == 0 {
 		return rec, nil

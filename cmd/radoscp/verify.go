@@ -16,6 +16,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -29,7 +30,7 @@ func bindVerify(cmd *cobra.Command, v *string, def string) {
 
 func newVerifyCommand() *cobra.Command {
 	var recursive, noPreserve, byClient bool
-	var length, dstSize string
+	var length, dstSize, snap string
 	cmd := &cobra.Command{
 		Use:   "verify [-r] SRC DST",
 		Short: "Check that DST equals SRC, by checksums the OSDs compute",
@@ -56,6 +57,7 @@ could not be compared, 2 invalid input.`,
 	cmd.Flags().BoolVar(&byClient, "client", false, "read both sides through the client instead of checksums on the OSDs (layouts that differ)")
 	cmd.Flags().StringVar(&length, "length", "", "rados: sources: the bytes to compare (they have no size)")
 	cmd.Flags().StringVar(&dstSize, "dst-size", "", "rados: destinations: their size (default: --length)")
+	cmd.Flags().StringVar(&snap, "snap", "", "rados:/striper: sources: compare pool snapshot NAME of the source's pool (a CephFS snapshot is a path)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
@@ -80,6 +82,9 @@ could not be compared, 2 invalid input.`,
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		if src.Scheme == SchemeCephFS {
+			if snap != "" {
+				return usage("--snap applies to rados: and striper: sources; a CephFS snapshot is a path, cephfs:/DIR/.snap/NAME/...")
+			}
 			if src.FS != dst.FS {
 				return usage("comparisons between file systems (%q, %q) are not supported", src.FS, dst.FS)
 			}
@@ -88,20 +93,26 @@ could not be compared, 2 invalid input.`,
 		if recursive || noPreserve {
 			return usage("-r and --no-preserve apply to cephfs: paths only")
 		}
-		return verifyObjects(ctx, cmd, cfg, src, dst, length, dstSize, mode)
+		return verifyObjects(ctx, cmd, cfg, src, dst, length, dstSize, snap, mode)
 	}
 	return cmd
 }
 
 // verifyObjects compares two raw object sets or striped objects.
-func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, length, dstSize string, mode verify.Mode) error {
+func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, length, dstSize, snap string, mode verify.Mode) error {
 	r, err := newRunner(cfg)
 	if err != nil {
 		return err
 	}
 	defer r.close()
 	side := func(a Address, size string, what string) (verify.Side, error) {
-		p, err := openPool(r.conn, a)
+		var p *rados.Pool
+		var err error
+		if what == "source" {
+			p, _, err = openSourcePool(r.conn, cpRequest{src: a, snap: snap})
+		} else {
+			p, err = openPool(r.conn, a)
+		}
 		if err != nil {
 			return verify.Side{}, err
 		}

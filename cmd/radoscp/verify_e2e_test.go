@@ -213,3 +213,33 @@ func TestE2EMigrateVerifiesByDefault(t *testing.T) {
 		t.Fatalf("--verify=false: exit %d, %s", r.code, r.stdout)
 	}
 }
+
+// A copy from a CephFS snapshot is verified against the snapshot, not
+// head: cp --verify passes, verify of the snapshot and the copy finds them
+// the same, and verify of head and the copy finds the head's new bytes.
+func TestE2EVerifySnapshotSource(t *testing.T) {
+	e := newSlowEnv(t, 0.2)
+	e.m.MakeDir(e.path("sv"), 0o755)
+	e.write(t, "sv/f", test.RandomData(91, 9<<20))
+	snap := e.snapshotFS(t, "sv", "v1")
+	f, err := os.OpenFile(e.local("sv/f"), os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt(test.RandomData(92, 5<<20), 0)
+	f.Close()
+	from := "cephfs:" + e.path(snap+"/f")
+	r := runCmd(t, nil, "cp", "-c", e.conf, "--verify", "--json", "--no-progress", from, "cephfs:"+e.path("copy"))
+	if r.code != 0 {
+		t.Fatalf("cp --verify from the snapshot: exit %d\n%s", r.code, r.stderr)
+	}
+	if res, _ := jsonLines(t, r)[0]["result"].(map[string]any); res == nil || res["verify"].(map[string]any)["same"] != true {
+		t.Fatalf("not verified: %s", r.stdout)
+	}
+	if r := runCmd(t, nil, "verify", "-c", e.conf, from, "cephfs:"+e.path("copy")); r.code != 0 {
+		t.Fatalf("verify snapshot vs copy: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runCmd(t, nil, "verify", "-c", e.conf, "cephfs:"+e.path("sv/f"), "cephfs:"+e.path("copy")); r.code != 1 || !strings.Contains(r.stderr, "data differs") {
+		t.Fatalf("verify head vs the snapshot's copy: exit %d, %q; want the overwritten data found", r.code, r.stderr)
+	}
+}

@@ -52,7 +52,8 @@ var _ store.Objects = (*Pool)(nil)
 
 func (p *Pool) Ref(oid string) string { return p.name + "/" + oid }
 
-// Locate names oid in this pool (the fake has no namespaces).
+// Locate names oid in this pool, at head (the fake has no namespaces
+// and no snapshots).
 func (p *Pool) Locate(oid string) store.Location { return store.Location{Pool: p.name, Oid: oid} }
 func (p *Pool) notFound(op, oid string) error {
 	return &store.Error{Op: op, Object: p.Ref(oid), Errno: syscall.ENOENT}
@@ -147,6 +148,10 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 	if src.Namespace != "" {
 		return nil, &store.Error{Op: "copy", Object: src.Pool + "/" + src.Namespace + "/" + src.Oid, Target: p.Ref(dstOid),
 			Errno: syscall.EXDEV, Detail: "the fake has no namespaces"}
+	}
+	if src.Snap != 0 {
+		return nil, &store.Error{Op: "copy", Object: src.Pool + "/" + src.Oid, Target: p.Ref(dstOid),
+			Errno: syscall.EOPNOTSUPP, Detail: "the fake has no snapshots"}
 	}
 	sp, srcOid := p.s.Pool(src.Pool), src.Oid
 	var lat time.Duration

@@ -1,0 +1,148 @@
+package fscopy_test
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/test"
+)
+
+// snapshot makes snapshot name of e's directory through a client of its
+// own (e.snapper); it is removed, unless removeSnapshot did, before the
+// directory is. (Removing a snapshot that is gone leaks a reference in
+// Ceph 16.2's client, whose unmount then waits forever.)
+func (e *env) snapshot(t *testing.T, name string) string {
+	t.Helper()
+	p := e.path(".snap", name)
+	if e.snapper == nil {
+		e.snapper = test.Mount(t)
+		e.removed = map[string]bool{}
+	}
+	if err := e.snapper.MakeDir(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if !e.removed[p] {
+			_ = e.snapper.RemoveDir(p)
+		}
+	})
+	return p
+}
+
+func (e *env) removeSnapshot(t *testing.T, p string) {
+	if err := e.snapper.RemoveDir(p); err != nil {
+		t.Error(err)
+	}
+	e.removed[p] = true
+}
+
+var mib = layout.Layout{StripeUnit: 1 << 20, StripeCount: 1, ObjectSize: 1 << 20}
+
+// A file copied from DIR/.snap/NAME is the snapshot's: its data (object 0
+// and a partial last object through the client, the whole objects between
+// by copy-from, all read at the snapshot's id), size, mode, times and user
+// xattrs, while head has been overwritten, extended, chmod'ed and given
+// another xattr since.
+func TestCopyFromSnapshot(t *testing.T) {
+	e := newEnv(t)
+	old := test.RandomData(1, 3<<20+12345)
+	e.write(t, e.path("f"), &mib, 0o640, map[uint64][]byte{0: old})
+	if err := e.fs.SetXattr(e.path("f"), "user.v", []byte("old")); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := e.fs.Lstat(e.path("f"))
+	a := attrsOf(st)
+	a.Mtime = time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
+	if err := e.fs.SetAttrs(e.path("f"), a, false); err != nil {
+		t.Fatal(err)
+	}
+	snap := e.snapshot(t, "s1")
+	f, err := e.fs.OpenWrite(e.path("f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteAt(test.RandomData(2, 5<<20), 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	a.Mode = 0o600
+	if err := e.fs.SetAttrs(e.path("f"), a, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.fs.SetXattr(e.path("f"), "user.v", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(e.read(t, e.path("f")), old) || !bytes.Equal(e.read(t, snap+"/f"), old) {
+		t.Fatal("head was not changed after the snapshot, or the snapshot does not hold the old data")
+	}
+
+	var reports []fscopy.Report
+	if _, err := e.copier(t, fscopy.Options{Copy: copyOpts(4)}, &reports).Copy(ctx, snap+"/f", e.path("copy"), false); err != nil {
+		t.Fatal(err)
+	}
+	assertEqual(t, "copy of the snapshot", e.read(t, e.path("copy")), old)
+	e.assertSameMeta(t, snap+"/f", e.path("copy"))
+	if r := reports[0].Result; r.Objects != 2 {
+		t.Fatalf("copy-from copied %d objects, want the 2 whole objects past object 0", r.Objects)
+	}
+}
+
+// A snapshot removed after its file was read but before the copy is put
+// in place fails the copy with an error naming the snapshot; no
+// destination and no staging file are left.
+func TestCopyFromRemovedSnapshot(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, e.path("f"), &mib, 0o644, map[uint64][]byte{0: test.RandomData(3, 3<<20)})
+	snap := e.snapshot(t, "s1")
+	var o fscopy.Options
+	removed := false
+	fscopy.SetAfterCopy(&o, func(string) {
+		e.removeSnapshot(t, snap)
+		removed = true
+	})
+	_, err := e.copier(t, o, nil).Copy(ctx, snap+"/f", e.path("copy"), false)
+	if !removed {
+		t.Fatal("the snapshot was not removed during the copy")
+	}
+	if !errors.Is(err, store.ErrSnapshotRemoved) || !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "snapshot cephfs:"+snap) {
+		t.Fatalf("copy of a snapshot removed mid-copy: %v; want ErrSnapshotRemoved naming %s", err, snap)
+	}
+	for _, p := range []string{e.path("copy"), e.path(".radoscp.copy")} {
+		if _, err := e.fs.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("%s after the failed copy: %v", p, err)
+		}
+	}
+}
+
+// Sources naming no single snapshot, and destinations inside one, are
+// refused before anything is written.
+func TestSnapshotPathsRefused(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, e.path("f"), nil, 0o644, map[uint64][]byte{0: []byte("x")})
+	snap := e.snapshot(t, "s1")
+	c := e.copier(t, fscopy.Options{}, nil)
+	for _, tc := range []struct{ src, dst, msg string }{
+		{e.path(".snap"), e.path("x"), "is the snapshot directory"},
+		{snap + "/.snap", e.path("x"), "more than once"},
+		{e.path(".snap/nosuch/f"), e.path("x"), "nosuch"},
+		{e.path("f"), snap + "/g", "read-only"},
+	} {
+		_, err := c.Copy(ctx, tc.src, tc.dst, true)
+		if !errors.Is(err, fscopy.ErrUsage) || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("copy %s -> %s: %v; want ErrUsage saying %q", tc.src, tc.dst, err, tc.msg)
+		}
+	}
+	if _, err := e.copier(t, fscopy.Options{Pool: "cephfs_data2"}, nil).Migrate(ctx, snap); !errors.Is(err, fscopy.ErrSnapshot) {
+		t.Errorf("migrate inside a snapshot: %v", err)
+	}
+	if _, err := e.fs.Lstat(e.path("x")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused copy wrote %s: %v", e.path("x"), err)
+	}
+}
