@@ -32,6 +32,9 @@ type object struct {
 	xattr   map[string][]byte
 	version uint64 // bumped by every change, as an OSD's user version
 	locks   map[string][]lock
+	// gen is the truncate generation a copy-from stored; plain writes
+	// carry seq 0, so a stored seq above 0 clips them at the object's end.
+	gen store.Generation
 }
 
 // New returns an empty store.
@@ -102,6 +105,13 @@ func (p *Pool) Write(oid string, data []byte, off uint64) error {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	o := p.obj(oid)
+	if size := uint64(len(o.data)); o.gen.Seq > 0 && off+uint64(len(data)) > size {
+		// The OSD's rule for a write older than the stored truncate_seq:
+		// clipped at the object's end (PrimaryLogPG, CEPH_OSD_OP_WRITE).
+		// A write wholly past the end writes 0 bytes there, which still
+		// moves the size.
+		data = data[:size-min(off, size)]
+	}
 	if end := off + uint64(len(data)); end > uint64(len(o.data)) {
 		o.data = append(o.data, make([]byte, end-uint64(len(o.data)))...)
 	}
@@ -170,7 +180,7 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 			for k, v := range so.xattr {
 				x[k] = bytes.Clone(v)
 			}
-			do := &object{data: bytes.Clone(so.data), xattr: x}
+			do := &object{data: bytes.Clone(so.data), xattr: x, gen: o.Generation}
 			p.s.changed(do)
 			p.s.objects[p.Ref(dstOid)] = do
 			p.s.Generations[p.Ref(dstOid)] = o.Generation
