@@ -320,6 +320,62 @@ var scenarios = []scenario{
 			assertEqual(t, fmt.Sprintf("file (fail=%v)", fail), e.read(t, 0, 10*e.obj), want)
 		}
 	}},
+	// One hole rule on every path: where the source has no object, the
+	// destination reads as zeros afterwards, whatever it held before,
+	// past the original EOF too (objects a killed run left, or past a
+	// rados: --dst-size), and a hole over nothing creates no object. The
+	// copy-from path (aligned) removes the destination object; the client
+	// path (misaligned, small chunks, so some chunks lie wholly in the
+	// hole) zeroes the destination's bytes.
+	{name: "holes copy as zeros over stale data, on every path", size: 8, run: func(t *testing.T, b backend, e *env) {
+		o := e.obj
+		for _, i := range []uint64{2, 3} {
+			if err := e.source.Objects.Remove(e.source.Names.ObjectName(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := append([]byte{}, e.data...)
+		clear(want[2*o : 4*o])
+		stale := make([]byte, 10*o)
+		for i := range stale {
+			stale[i] = 0xee
+		}
+		for _, tc := range []struct {
+			name   string
+			dstOff uint64
+			chunk  uint64
+			stale  bool
+		}{
+			{"copy-from over stale objects", 0, 0, true},
+			{"client over stale objects", 1000, o / 4, true},
+			{"copy-from over nothing", 0, 0, false},
+			{"client over nothing", 1000, o / 4, false},
+		} {
+			e.newDst(t, strings.ReplaceAll(tc.name, " ", "-"))
+			if tc.stale {
+				e.writeOld(t, stale)
+			}
+			res, err := e.engine.Copy(context.Background(), e.source, 0, e.raw(0), tc.dstOff, 8*o, radoscp.Options{Window: 4, Chunk: tc.chunk})
+			if err != nil || res.Bytes != 8*o {
+				t.Fatalf("%s: %+v, %v", tc.name, res, err)
+			}
+			if clientPath := tc.dstOff%o != 0; res.Fallback != clientPath {
+				t.Fatalf("%s: result %+v: want the %s path", tc.name, res, map[bool]string{true: "client", false: "copy-from"}[clientPath])
+			}
+			assertEqual(t, tc.name, e.read(t, tc.dstOff, 8*o), want)
+			// Destination objects wholly inside the hole: gone (copy-from
+			// path) or absent (client path over nothing); the client path
+			// over stale objects zeroes them instead.
+			hole := []uint64{2, 3}
+			if tc.dstOff != 0 {
+				hole = []uint64{3} // [3o, 4o) holds source bytes [3o-1000, 4o-1000)
+			}
+			left := e.existing(t, hole[0], hole[len(hole)-1]+1)
+			if (tc.dstOff == 0 || !tc.stale) && len(left) != 0 {
+				t.Fatalf("%s: destination objects %v exist where the source has a hole", tc.name, left)
+			}
+		}
+	}},
 	// EOPNOTSUPP turns offload off for the life of the engine: the copy
 	// goes on through the client, later copies send no copy-from, and the
 	// fallback is counted once.

@@ -129,6 +129,29 @@ func (p *Pool) WriteFull(oid string, data []byte) error {
 	return nil
 }
 
+// Zero zeroes a range of an existing object, as the OSD's CEPH_OSD_OP_ZERO
+// does: a range reaching the object's end cuts the object at its start
+// instead, one wholly past the end changes nothing, and a missing object
+// stays missing.
+func (p *Pool) Zero(oid string, off, length uint64) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o, ok := p.s.objects[p.Ref(oid)]
+	if !ok || length == 0 {
+		return nil
+	}
+	switch size := uint64(len(o.data)); {
+	case off >= size:
+		return nil
+	case off+length >= size:
+		o.data = o.data[:off]
+	default:
+		clear(o.data[off : off+length])
+	}
+	p.s.changed(o)
+	return nil
+}
+
 func (p *Pool) Truncate(oid string, size uint64) error {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()

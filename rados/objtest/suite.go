@@ -81,6 +81,36 @@ func Run(t *testing.T, a, b store.Objects, prefix string) {
 			t.Fatalf("stat after remove: %v", err)
 		}
 	})
+	t.Run("zero", func(t *testing.T) {
+		oid := name("zero")
+		if err := a.WriteFull(oid, []byte("abcdefgh")); err != nil {
+			t.Fatal(err)
+		}
+		// Inside the object, and running to or past its end: the OSD cuts
+		// the object at the range's start then; it never grows it.
+		if err := a.Zero(oid, 2, 3); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Zero(oid, 6, 100); err != nil {
+			t.Fatal(err)
+		}
+		if got := read(t, a, oid, 100, 0); string(got) != "ab\x00\x00\x00f" {
+			t.Fatalf("after zeroing: %q", got)
+		}
+		if err := a.Zero(oid, 50, 10); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := a.Stat(oid); err != nil || st.Size != 6 {
+			t.Fatalf("zeroing past the end: stat = %+v, %v; want the size unchanged (6)", st, err)
+		}
+		missing := name("zeromissing")
+		if err := a.Zero(missing, 0, 10); err != nil {
+			t.Fatalf("zeroing a missing object: %v", err)
+		}
+		if _, err := a.Stat(missing); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("zeroing a missing object created it: stat %v", err)
+		}
+	})
 	t.Run("copy replaces the whole destination", func(t *testing.T) {
 		src, dst := name("csrc"), name("cdst")
 		if err := a.WriteFull(src, []byte("new")); err != nil {
