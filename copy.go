@@ -161,8 +161,8 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		if err == nil {
 			break
 		}
-		if errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload() {
-			e.disableOffload(err)
+		if pair := pairOf(src, dst); errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload(pair.src, pair.dst) {
+			e.disableOffload(pair, err)
 			err = nil
 			continue
 		}

@@ -112,8 +112,8 @@ func TestSubmissionFailureAlone(t *testing.T) {
 func TestOtherErrorsDoNotFallBack(t *testing.T) {
 	f := newFixture(t, small, 4*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(1), Errno: syscall.EPERM})
 	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 4*obj, radoscp.Options{Window: 4})
-	if !errors.Is(err, store.ErrPermission) || !f.engine.Offload() {
-		t.Fatalf("got %v, offload %v", err, f.engine.Offload())
+	if !errors.Is(err, store.ErrPermission) || !f.engine.Offload("a", "b") {
+		t.Fatalf("got %v, offload %v", err, f.engine.Offload("a", "b"))
 	}
 }
 

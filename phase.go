@@ -41,7 +41,8 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if err != nil {
 		return phaseResult{}, err
 	}
-	offload := c.e.Offload()
+	pair := pairOf(c.src, c.dst)
+	offload := c.e.Offload(pair.src, pair.dst)
 	for _, s := range segs {
 		if s.Kind != layout.Offload || !offload {
 			c.res.Fallback = true
@@ -134,7 +135,7 @@ var ErrOffloadOnly = errors.New("offload only is set")
 func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 	switch {
 	case !offload:
-		return "the OSDs do not support copy-from"
+		return "copy-from is not supported between these pools"
 	case c.src.Layout != c.dst.Layout():
 		return fmt.Sprintf("layouts differ: source %s, destination %s", c.src.Layout, c.dst.Layout())
 	default:

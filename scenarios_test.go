@@ -376,17 +376,20 @@ var scenarios = []scenario{
 			}
 		}
 	}},
-	// EOPNOTSUPP turns offload off for the life of the engine: the copy
-	// goes on through the client, later copies send no copy-from, and the
-	// fallback is counted once.
-	{name: "no copy-from support falls back", size: 12, run: func(t *testing.T, b backend, e *env) {
+	// EOPNOTSUPP turns offload off for that pair of pools, for the life
+	// of the engine: the copy goes on through the client, later copies
+	// between the same pools send no copy-from, and the fallback is
+	// counted once; a copy between other pools (here the source's pool
+	// into itself) still goes by copy-from.
+	{name: "no copy-from support falls back for that pair of pools", size: 12, run: func(t *testing.T, b backend, e *env) {
 		e.wrap(faults.Rule{Kind: faults.Copy, Object: e.oid(3), Errno: syscall.EOPNOTSUPP})
+		srcPool, dstPool := e.source.Objects.Locate("").Pool, e.dst.Locate("").Pool
 		res, err := e.engine.Copy(context.Background(), e.source, 0, e.raw(0), 0, 12*e.obj, radoscp.Options{Window: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Fallback || res.Bytes != 12*e.obj || e.engine.Offload() {
-			t.Fatalf("result %+v, offload %v", res, e.engine.Offload())
+		if !res.Fallback || res.Bytes != 12*e.obj || e.engine.Offload(srcPool, dstPool) {
+			t.Fatalf("result %+v, offload %v", res, e.engine.Offload(srcPool, dstPool))
 		}
 		assertEqual(t, "copy", e.read(t, 0, 12*e.obj), e.data)
 		submitted := e.dst.submits.Load()
@@ -399,6 +402,23 @@ var scenarios = []scenario{
 			t.Fatal("a copy-from was sent after offload was turned off")
 		}
 		assertEqual(t, "second copy", e.read(t, 0, 12*e.obj), e.data)
+
+		// Another pair of pools: the source's pool into itself.
+		other := layout.Prefix(e.dstName + "-other")
+		t.Cleanup(func() {
+			for i := range uint64(12) {
+				e.source.Objects.Remove(other.ObjectName(i))
+			}
+		})
+		if !e.engine.Offload(srcPool, srcPool) {
+			t.Fatal("offload is off between the source's pool and itself")
+		}
+		res, err = e.engine.Copy(context.Background(), e.source, 0, truncate.NewRaw(e.source.Objects, e.l, e.dstName+"-other", 0), 0, 12*e.obj,
+			radoscp.Options{Window: 4})
+		if err != nil || res.Fallback || res.Objects != 12 {
+			t.Fatalf("copy between other pools: %+v, %v; want all 12 objects by copy-from", res, err)
+		}
+		assertEqual(t, "copy between other pools", readFile(t, e.source.Objects, e.l, other, 0, 12*e.obj), e.data)
 		if e.obs.fallbacks != 1 {
 			t.Fatalf("fallback counted %d times", e.obs.fallbacks)
 		}
