@@ -208,3 +208,15 @@ var (
 	_ radoscp.Destination = (*truncate.Striper)(nil)
 	_ radoscp.Destination = (*truncate.CephFS)(nil)
 )
+
+// Offload not available at submission (what package rados reports when
+// its probe does not recognise librados' op): the copy falls back to the
+// client and completes.
+func TestSubmissionNotSupportedFallsBack(t *testing.T) {
+	f := newFixture(t, small, 6*obj, faults.Rule{Kind: faults.SubmitCopy, Errno: syscall.EOPNOTSUPP})
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 6*obj, radoscp.Options{Window: 4})
+	if err != nil || !res.Fallback || res.Objects != 0 || f.engine.Offload("a", "b") {
+		t.Fatalf("got %+v, %v; want a fallback copy and offload off for a -> b", res, err)
+	}
+	assertEqual(t, "copy", f.read(t, 0, 6*obj), f.data)
+}

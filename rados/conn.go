@@ -53,6 +53,12 @@ type Conn struct {
 	life   sync.RWMutex
 	closed bool
 
+	// probe is the check, made once per connection before its first
+	// copy-from, that librados builds COPY_FROM2 ops radoscp can set the
+	// truncate flag on; probeErr is its EOPNOTSUPP when it cannot.
+	probe    sync.Once
+	probeErr error
+
 	mu      sync.Mutex // guards pending and pools
 	pending map[*Copy]struct{}
 	pools   []*Pool

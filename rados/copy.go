@@ -1,6 +1,7 @@
 package rados
 
 import (
+	"errors"
 	"sync"
 	"syscall"
 	"time"
@@ -61,6 +62,9 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 	if c.closed {
 		return nil, &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.ESHUTDOWN}
 	}
+	if err := c.offloadAvailable(p); err != nil {
+		return nil, &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.EOPNOTSUPP, Detail: err.Error()}
+	}
 
 	csrc, cdst := C.CString(srcOid), C.CString(dstOid)
 	defer C.free(unsafe.Pointer(csrc))
@@ -103,6 +107,30 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 		return nil, e
 	}
 	return cp, nil
+}
+
+// forceLayoutMismatch makes the probe report what a librados building
+// unrecognised ops would: for tests only.
+var forceLayoutMismatch bool
+
+// offloadAvailable probes, once per connection, that the COPY_FROM2 op this
+// librados builds is the one radoscp knows how to set the truncate flag on
+// (radoscp_copy_probe: the op is built and checked, never sent). If it is
+// not, no copy-from is ever sent on the connection: every one fails at
+// submission with EOPNOTSUPP, which the engine takes as "offload not
+// available" and copies through the client, with a warning naming this,
+// instead of a hard EPROTO on every copy.
+func (c *Conn) offloadAvailable(p *Pool) error {
+	c.probe.Do(func() {
+		ret := C.radoscp_copy_probe(C.rados_ioctx_t(p.io.Pointer()))
+		if forceLayoutMismatch {
+			ret = -C.RADOSCP_ELAYOUT
+		}
+		if syscall.Errno(-ret) == errLayout {
+			c.probeErr = errors.New("this librados builds COPY_FROM2 ops radoscp does not recognise, so the truncate generation cannot be sent with them: offload is not available on this connection")
+		}
+	})
+	return c.probeErr
 }
 
 // radoscpCopyDone is librados' completion callback for copy id (called from
