@@ -550,6 +550,11 @@ cmd_stop_daemon() {
 	kill -"$sig" "$pid"
 	for ((i = 0; i < 300; i++)); do
 		is_ours "$pid" || return 0
+		# An MDS keeps nothing locally (its journal is in RADOS), and its
+		# shutdown can hang after a failover: give it 5 s, then KILL.
+		if ((i == 50)) && [[ $name == mds.* ]]; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
 		sleep 0.1
 	done
 	die "$name (pid $pid) did not exit"
