@@ -146,7 +146,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	if clock == nil {
 		clock = systemClock{}
 	}
-	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, origEOF: origEOF, res: &res,
+	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, res: &res,
 		clock: clock, lastCheckpoint: clock.Now()}
 	if o.Auto && !res.Serial {
 		cp.auto = newAutoWindow(cmp.Or(o.MaxWindow, DefaultMaxWindow), e.obs)
@@ -168,8 +168,8 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		if err == nil {
 			break
 		}
-		if errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload() {
-			e.disableOffload(err)
+		if pair := pairOf(src, dst); errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload(pair.src, pair.dst) {
+			e.disableOffload(pair, err)
 			err = nil
 			continue
 		}

@@ -112,8 +112,8 @@ func TestSubmissionFailureAlone(t *testing.T) {
 func TestOtherErrorsDoNotFallBack(t *testing.T) {
 	f := newFixture(t, small, 4*obj, faults.Rule{Kind: faults.Copy, Object: dstNames.ObjectName(1), Errno: syscall.EPERM})
 	_, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 4*obj, radoscp.Options{Window: 4})
-	if !errors.Is(err, store.ErrPermission) || !f.engine.Offload() {
-		t.Fatalf("got %v, offload %v", err, f.engine.Offload())
+	if !errors.Is(err, store.ErrPermission) || !f.engine.Offload("a", "b") {
+		t.Fatalf("got %v, offload %v", err, f.engine.Offload("a", "b"))
 	}
 }
 
@@ -208,3 +208,15 @@ var (
 	_ radoscp.Destination = (*truncate.Striper)(nil)
 	_ radoscp.Destination = (*truncate.CephFS)(nil)
 )
+
+// Offload not available at submission (what package rados reports when
+// its probe does not recognise librados' op): the copy falls back to the
+// client and completes.
+func TestSubmissionNotSupportedFallsBack(t *testing.T) {
+	f := newFixture(t, small, 6*obj, faults.Rule{Kind: faults.SubmitCopy, Errno: syscall.EOPNOTSUPP})
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 6*obj, radoscp.Options{Window: 4})
+	if err != nil || !res.Fallback || res.Objects != 0 || f.engine.Offload("a", "b") {
+		t.Fatalf("got %+v, %v; want a fallback copy and offload off for a -> b", res, err)
+	}
+	assertEqual(t, "copy", f.read(t, 0, 6*obj), f.data)
+}

@@ -3,7 +3,6 @@ package radoscp
 import (
 	"log/slog"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -18,7 +17,7 @@ type Observer interface {
 	InFlight(delta int)
 	// Window reports the effective window of a copy that starts.
 	Window(n int)
-	// Fallback reports that offload was turned off for the connection.
+	// Fallback reports that offload was turned off for a pair of pools.
 	Fallback()
 	// ClientIO reports bytes read and written through the client.
 	ClientIO(read, written uint64)
@@ -40,14 +39,26 @@ func (NopObserver) CutBack()                              {}
 func (NopObserver) Progress(uint64)                       {}
 
 // Engine copies over one connection. It remembers, for the life of the
-// connection, whether the OSDs support copy-from: the first EOPNOTSUPP turns
-// offload off, and every later copy reads and writes instead.
+// connection, which pairs of pools copy-from does not work between: the
+// first EOPNOTSUPP of a copy from one pool into another turns offload off
+// for that pair (as rclone decides server-side copy per pair of backends),
+// and every later copy between them reads and writes instead; copies
+// between other pools still offload. An EOPNOTSUPP says something of the
+// pools (an erasure-coded destination refusing a source object's omap, an
+// OSD release without COPY_FROM2), not of the cluster as a whole.
 type Engine struct {
 	obs Observer
 	log *slog.Logger
 
-	noOffload    atomic.Bool
-	fallbackOnce sync.Once
+	mu        sync.Mutex
+	noOffload map[poolPair]bool
+}
+
+// poolPair is a copy's source and destination pools, by name.
+type poolPair struct{ src, dst string }
+
+func pairOf(src Source, dst Destination) poolPair {
+	return poolPair{src: src.Objects.Locate("").Pool, dst: dst.Objects().Locate("").Pool}
 }
 
 // NewEngine returns an engine reporting to obs (nil for none) and logging to
@@ -62,14 +73,28 @@ func NewEngine(obs Observer, log *slog.Logger) *Engine {
 	return &Engine{obs: obs, log: log}
 }
 
-// Offload reports whether copies still use copy-from.
-func (e *Engine) Offload() bool { return !e.noOffload.Load() }
+// Offload reports whether copies from pool src into pool dst still use
+// copy-from.
+func (e *Engine) Offload(src, dst string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return !e.noOffload[poolPair{src, dst}]
+}
 
-// disableOffload turns offload off, logging and counting it once.
-func (e *Engine) disableOffload(cause error) {
-	e.fallbackOnce.Do(func() {
-		e.noOffload.Store(true)
-		e.obs.Fallback()
-		e.log.Warn("OSDs do not support copy-from; copying through the client for the rest of this connection", "cause", cause)
-	})
+// disableOffload turns offload off for pair, logging and counting it once
+// per pair.
+func (e *Engine) disableOffload(pair poolPair, cause error) {
+	e.mu.Lock()
+	if e.noOffload[pair] {
+		e.mu.Unlock()
+		return
+	}
+	if e.noOffload == nil {
+		e.noOffload = map[poolPair]bool{}
+	}
+	e.noOffload[pair] = true
+	e.mu.Unlock()
+	e.obs.Fallback()
+	e.log.Warn("copy-from is not supported between these pools; copying through the client between them for the rest of this connection",
+		"source_pool", pair.src, "destination_pool", pair.dst, "cause", cause)
 }

@@ -18,7 +18,6 @@ type copier struct {
 	dst     Destination
 	opts    Options
 	serial  bool
-	origEOF uint64
 	res     *Result
 	buffers *bufferPool
 	auto    *autoWindow // nil for a fixed window
@@ -42,7 +41,8 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if err != nil {
 		return phaseResult{}, err
 	}
-	offload := c.e.Offload()
+	pair := pairOf(c.src, c.dst)
+	offload := c.e.Offload(pair.src, pair.dst)
 	for _, s := range segs {
 		if s.Kind != layout.Offload || !offload {
 			c.res.Fallback = true
@@ -138,7 +138,7 @@ var ErrOffloadOnly = errors.New("offload only is set")
 func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 	switch {
 	case !offload:
-		return "the OSDs do not support copy-from"
+		return "copy-from is not supported between these pools"
 	case c.src.Layout != c.dst.Layout():
 		return fmt.Sprintf("layouts differ: source %s, destination %s", c.src.Layout, c.dst.Layout())
 	default:
@@ -208,7 +208,7 @@ func (cp *copyFromPending) Latency() time.Duration { return cp.p.Latency() }
 
 // Wait turns a missing source object into a hole: whole objects inside
 // the source's size that do not exist read as zeros, so the destination
-// must hold no data there either.
+// must hold no data there either (punch).
 func (cp *copyFromPending) Wait() error {
 	err := cp.p.Wait()
 	cp.c.e.obs.CopyDone(cp.p.Latency(), cp.o.length, err)
@@ -220,7 +220,10 @@ func (cp *copyFromPending) Wait() error {
 }
 
 // punch makes destination object obj read as zeros: removed, or emptied
-// when it carries the destination's metadata.
+// when it carries the destination's metadata. With extentRW's zeroing it
+// is the one hole rule of every path: where the source has no object, the
+// destination reads as zeros afterwards, whatever it held before (inside
+// or past its original EOF), and no object is created for the hole.
 func (c *copier) punch(obj uint64, oid string) error {
 	if !c.dst.Offloadable(obj) {
 		return c.dst.Objects().WriteFull(oid, nil)

@@ -93,8 +93,10 @@ func (c *copier) objectRW(o op, buf []byte) error {
 // extentRW copies the file range of o through the client: read through the
 // source's layout, write through the destination's. Missing or short
 // source objects read as zeros. When every source object of the range is
-// missing and the range is past the destination's original EOF, nothing is
-// written, so holes stay holes.
+// missing, the range is a hole and follows the one hole rule (see punch):
+// the destination's bytes there are zeroed, never written, so a hole stays
+// a hole and no old or stale data (past the original EOF too: objects a
+// killed run left, or beyond a rados: --dst-size) shows through it.
 func (c *copier) extentRW(o op, buf []byte) error {
 	buf = buf[:o.length]
 	clear(buf)
@@ -123,11 +125,14 @@ func (c *copier) extentRW(o op, buf []byte) error {
 			return err
 		}
 	}
-	if !found && o.dstOff >= c.origEOF {
-		return nil
-	}
 	for ext := range c.dst.Layout().Extents(o.dstOff, o.length) {
 		oid := c.dst.Names().ObjectName(ext.ObjectNo)
+		if !found {
+			if err := c.dst.Objects().Zero(oid, ext.ObjectOff, ext.Length); err != nil {
+				return err
+			}
+			continue
+		}
 		at := ext.FileOff - o.dstOff
 		if err := c.dst.Objects().Write(oid, buf[at:at+ext.Length], ext.ObjectOff); err != nil {
 			return err

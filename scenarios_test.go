@@ -320,17 +320,76 @@ var scenarios = []scenario{
 			assertEqual(t, fmt.Sprintf("file (fail=%v)", fail), e.read(t, 0, 10*e.obj), want)
 		}
 	}},
-	// EOPNOTSUPP turns offload off for the life of the engine: the copy
-	// goes on through the client, later copies send no copy-from, and the
-	// fallback is counted once.
-	{name: "no copy-from support falls back", size: 12, run: func(t *testing.T, b backend, e *env) {
+	// One hole rule on every path: where the source has no object, the
+	// destination reads as zeros afterwards, whatever it held before,
+	// past the original EOF too (objects a killed run left, or past a
+	// rados: --dst-size), and a hole over nothing creates no object. The
+	// copy-from path (aligned) removes the destination object; the client
+	// path (misaligned, small chunks, so some chunks lie wholly in the
+	// hole) zeroes the destination's bytes.
+	{name: "holes copy as zeros over stale data, on every path", size: 8, run: func(t *testing.T, b backend, e *env) {
+		o := e.obj
+		for _, i := range []uint64{2, 3} {
+			if err := e.source.Objects.Remove(e.source.Names.ObjectName(i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := append([]byte{}, e.data...)
+		clear(want[2*o : 4*o])
+		stale := make([]byte, 10*o)
+		for i := range stale {
+			stale[i] = 0xee
+		}
+		for _, tc := range []struct {
+			name   string
+			dstOff uint64
+			chunk  uint64
+			stale  bool
+		}{
+			{"copy-from over stale objects", 0, 0, true},
+			{"client over stale objects", 1000, o / 4, true},
+			{"copy-from over nothing", 0, 0, false},
+			{"client over nothing", 1000, o / 4, false},
+		} {
+			e.newDst(t, strings.ReplaceAll(tc.name, " ", "-"))
+			if tc.stale {
+				e.writeOld(t, stale)
+			}
+			res, err := e.engine.Copy(context.Background(), e.source, 0, e.raw(0), tc.dstOff, 8*o, radoscp.Options{Window: 4, Chunk: tc.chunk})
+			if err != nil || res.Bytes != 8*o {
+				t.Fatalf("%s: %+v, %v", tc.name, res, err)
+			}
+			if clientPath := tc.dstOff%o != 0; res.Fallback != clientPath {
+				t.Fatalf("%s: result %+v: want the %s path", tc.name, res, map[bool]string{true: "client", false: "copy-from"}[clientPath])
+			}
+			assertEqual(t, tc.name, e.read(t, tc.dstOff, 8*o), want)
+			// Destination objects wholly inside the hole: gone (copy-from
+			// path) or absent (client path over nothing); the client path
+			// over stale objects zeroes them instead.
+			hole := []uint64{2, 3}
+			if tc.dstOff != 0 {
+				hole = []uint64{3} // [3o, 4o) holds source bytes [3o-1000, 4o-1000)
+			}
+			left := e.existing(t, hole[0], hole[len(hole)-1]+1)
+			if (tc.dstOff == 0 || !tc.stale) && len(left) != 0 {
+				t.Fatalf("%s: destination objects %v exist where the source has a hole", tc.name, left)
+			}
+		}
+	}},
+	// EOPNOTSUPP turns offload off for that pair of pools, for the life
+	// of the engine: the copy goes on through the client, later copies
+	// between the same pools send no copy-from, and the fallback is
+	// counted once; a copy between other pools (here the source's pool
+	// into itself) still goes by copy-from.
+	{name: "no copy-from support falls back for that pair of pools", size: 12, run: func(t *testing.T, b backend, e *env) {
 		e.wrap(faults.Rule{Kind: faults.Copy, Object: e.oid(3), Errno: syscall.EOPNOTSUPP})
+		srcPool, dstPool := e.source.Objects.Locate("").Pool, e.dst.Locate("").Pool
 		res, err := e.engine.Copy(context.Background(), e.source, 0, e.raw(0), 0, 12*e.obj, radoscp.Options{Window: 4})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !res.Fallback || res.Bytes != 12*e.obj || e.engine.Offload() {
-			t.Fatalf("result %+v, offload %v", res, e.engine.Offload())
+		if !res.Fallback || res.Bytes != 12*e.obj || e.engine.Offload(srcPool, dstPool) {
+			t.Fatalf("result %+v, offload %v", res, e.engine.Offload(srcPool, dstPool))
 		}
 		assertEqual(t, "copy", e.read(t, 0, 12*e.obj), e.data)
 		submitted := e.dst.submits.Load()
@@ -343,6 +402,23 @@ var scenarios = []scenario{
 			t.Fatal("a copy-from was sent after offload was turned off")
 		}
 		assertEqual(t, "second copy", e.read(t, 0, 12*e.obj), e.data)
+
+		// Another pair of pools: the source's pool into itself.
+		other := layout.Prefix(e.dstName + "-other")
+		t.Cleanup(func() {
+			for i := range uint64(12) {
+				e.source.Objects.Remove(other.ObjectName(i))
+			}
+		})
+		if !e.engine.Offload(srcPool, srcPool) {
+			t.Fatal("offload is off between the source's pool and itself")
+		}
+		res, err = e.engine.Copy(context.Background(), e.source, 0, truncate.NewRaw(e.source.Objects, e.l, e.dstName+"-other", 0), 0, 12*e.obj,
+			radoscp.Options{Window: 4})
+		if err != nil || res.Fallback || res.Objects != 12 {
+			t.Fatalf("copy between other pools: %+v, %v; want all 12 objects by copy-from", res, err)
+		}
+		assertEqual(t, "copy between other pools", readFile(t, e.source.Objects, e.l, other, 0, 12*e.obj), e.data)
 		if e.obs.fallbacks != 1 {
 			t.Fatalf("fallback counted %d times", e.obs.fallbacks)
 		}

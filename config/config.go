@@ -46,6 +46,10 @@ type Config struct {
 	// striper: copy, so that a source changing during the copy fails it
 	// rather than mixing old and new data.
 	PinSource bool
+	// AllowMissing lets a rados: source range in which no object exists
+	// be copied, as a hole; otherwise such a copy fails with ENOENT (it is
+	// almost always a mistyped name or offset).
+	AllowMissing bool
 
 	// ConfigFile is the config file that was read, "" if none.
 	ConfigFile string

@@ -108,6 +108,8 @@ var keys = []key{
 		field: func(c *Config) any { return &c.OffloadOnly }},
 	{name: "pin-source", usage: "pin each source object's version, so a source changing during the copy fails it instead of mixing old and new data (one stat per object; --pin-source=false to skip)",
 		field: func(c *Config) any { return &c.PinSource }},
+	{name: "allow-missing", usage: "copy a rados: source range in which no object exists, as a hole (without it such a copy fails with ENOENT naming the first missing object)",
+		field: func(c *Config) any { return &c.AllowMissing }},
 }
 
 const (

@@ -101,6 +101,7 @@ func TestEveryKeyFromEveryLayer(t *testing.T) {
 		"metrics-textfile": {"/var/lib/node_exporter/radoscp.prom", func(c Config) bool { return c.MetricsTextfile == "/var/lib/node_exporter/radoscp.prom" }},
 		"offload-only":     {"true", func(c Config) bool { return c.OffloadOnly }},
 		"pin-source":       {"false", func(c Config) bool { return !c.PinSource }},
+		"allow-missing":    {"true", func(c Config) bool { return c.AllowMissing }},
 	}
 	if len(values) != len(keys) {
 		t.Fatalf("the test covers %d keys of %d", len(values), len(keys))

@@ -327,3 +327,12 @@ func TestConformance(t *testing.T) {
 	c := connect(t, rados.ConnConfig{})
 	objtest.Run(t, openPool(t, c, "radoscp-a", ""), openPool(t, c, "radoscp-b", ""), test.UniqueName(t))
 }
+
+// The same rules hold when the pool written to is erasure-coded (k=2,
+// m=1, overwrites allowed): copies from a replicated pool into it, and
+// every write, zero, xattr and lock call on it.
+func TestConformanceErasureCoded(t *testing.T) {
+	c := connect(t, rados.ConnConfig{})
+	objtest.Run(t, openPool(t, c, "radoscp-a", ""), openPool(t, c, "radoscp-ec", ""), test.UniqueName(t))
+	objtest.Run(t, openPool(t, c, "radoscp-ec", ""), openPool(t, c, "radoscp-a", ""), test.UniqueName(t)+"-back")
+}

@@ -37,16 +37,27 @@ type ConnConfig struct {
 	OpTimeout time.Duration
 }
 
-// Conn is a connection to a cluster. It tracks the copies submitted through
-// it so that Close can wait for them: librados cannot cancel an operation in
-// flight, and shutting the client down under one would crash.
+// Conn is a connection to a cluster. Close waits for every call made
+// through it: librados cannot cancel an operation in flight, and
+// destroying an I/O context or shutting the client down under one is a use
+// after free. Synchronous calls (reads, writes, stats, xattrs, locks, pool
+// opens) hold the connection for their duration; asynchronous copies are
+// tracked until their completion.
 type Conn struct {
 	rc *gorados.Conn
 
-	// life is held for reading across each submission and for writing by
-	// Close, so no copy can slip in between Close's snapshot and shutdown.
+	// life is held for reading across every call and every copy
+	// submission, and for writing by Close, so no call can slip in
+	// between Close's snapshot and shutdown, and none is running when the
+	// I/O contexts are destroyed.
 	life   sync.RWMutex
 	closed bool
+
+	// probe is the check, made once per connection before its first
+	// copy-from, that librados builds COPY_FROM2 ops radoscp can set the
+	// truncate flag on; probeErr is its EOPNOTSUPP when it cannot.
+	probe    sync.Once
+	probeErr error
 
 	mu      sync.Mutex // guards pending and pools
 	pending map[*Copy]struct{}
@@ -231,8 +242,26 @@ func (c *Conn) sourcePool(pool, ns string, snap uint64) (*Pool, error) {
 // directly (libradosstriper, monitor commands).
 func (c *Conn) Raw() *gorados.Conn { return c.rc }
 
-// Close waits for every copy still in flight, releases the pools and shuts
-// the client down. Copies submitted after Close fail with ESHUTDOWN.
+// enter holds p's connection for one synchronous call, failing with
+// ESHUTDOWN once Close has begun; a nil error must be matched by leave.
+// Calls must not nest: a Close waiting between them would deadlock.
+func (p *Pool) enter(op, oid string) error {
+	c := p.conn
+	c.life.RLock()
+	if c.closed {
+		c.life.RUnlock()
+		return &store.Error{Op: op, Object: p.Ref(oid), Errno: syscall.ESHUTDOWN}
+	}
+	return nil
+}
+
+func (c *Conn) leave() { c.life.RUnlock() }
+
+// Close waits for every call still running and every copy still in
+// flight, releases the pools and shuts the client down. Calls and copies
+// made after Close has begun fail with ESHUTDOWN; calls already running
+// finish first (an operation stuck on the cluster holds Close up to the
+// op timeout, ConnConfig.OpTimeout, or for ever without one).
 func (c *Conn) Close() {
 	c.life.Lock()
 	if c.closed {

@@ -1,6 +1,7 @@
 package rados
 
 import (
+	"errors"
 	"sync"
 	"syscall"
 	"time"
@@ -29,18 +30,25 @@ var _ = [1]struct{}{}[store.FadviseRandom^C.LIBRADOS_OP_FLAG_FADVISE_RANDOM|
 // errLayout is the C layer's refusal to touch an op it does not recognise.
 const errLayout = syscall.Errno(C.RADOSCP_ELAYOUT)
 
-// Copy is one COPY_FROM2 in flight. Wait must be called, exactly once
-// per copy or more (later calls return the same result); Conn.Close waits
-// for copies nobody waited for.
+// Copy is one COPY_FROM2 in flight. Its completion is signalled by
+// librados' callback (radoscpCopyDone), so a copy in flight holds no OS
+// thread and no goroutine: only an entry in the table of copies in flight,
+// by id, which is all C knows of it.
 type Copy struct {
 	conn     *Conn
-	handle   *C.radoscp_copy
+	id       uint64
 	src, dst string
 
-	once    sync.Once
-	err     error
-	latency time.Duration
+	err     error         // set before ready is closed
+	latency time.Duration // likewise
 	ready   chan struct{} // closed when the copy has completed
+}
+
+// inFlight maps the ids C reports completions by to their copies.
+var inFlight struct {
+	sync.Mutex
+	next   uint64
+	copies map[uint64]*Copy
 }
 
 // CopyFrom submits a copy of src/srcOid over p/dstOid (ObjectWriteOperation::
@@ -49,12 +57,15 @@ type Copy struct {
 // Wait gives the result. The destination object is replaced whole: data,
 // xattrs, omap. A submission failure returns an *Error and nothing is sent.
 func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOptions) (*Copy, error) {
-	cp := &Copy{conn: p.conn, src: src.Ref(srcOid), dst: p.Ref(dstOid)}
+	cp := &Copy{conn: p.conn, src: src.Ref(srcOid), dst: p.Ref(dstOid), ready: make(chan struct{})}
 	c := p.conn
 	c.life.RLock()
 	defer c.life.RUnlock()
 	if c.closed {
 		return nil, &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.ESHUTDOWN}
+	}
+	if err := c.offloadAvailable(p); err != nil {
+		return nil, &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.EOPNOTSUPP, Detail: err.Error()}
 	}
 
 	csrc, cdst := C.CString(srcOid), C.CString(dstOid)
@@ -73,9 +84,24 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 		truncate_seq:  C.uint32_t(o.Generation.Seq),
 		truncate_size: C.uint64_t(o.Generation.Size),
 	}
+	// Registered before submission: the callback may come before
+	// radoscp_copy_submit returns.
+	c.track(cp)
+	inFlight.Lock()
+	inFlight.next++
+	cp.id = inFlight.next
+	if inFlight.copies == nil {
+		inFlight.copies = map[uint64]*Copy{}
+	}
+	inFlight.copies[cp.id] = cp
+	inFlight.Unlock()
 	ret := C.radoscp_copy_submit(C.rados_ioctx_t(p.io.Pointer()), C.rados_ioctx_t(src.io.Pointer()),
-		&args, &cp.handle)
+		&args, C.uint64_t(cp.id))
 	if ret < 0 {
+		inFlight.Lock()
+		delete(inFlight.copies, cp.id)
+		inFlight.Unlock()
+		c.untrack(cp)
 		e := &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
 		if e.Errno == errLayout {
 			e.Errno = syscall.EPROTO
@@ -83,15 +109,6 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 		}
 		return nil, e
 	}
-	c.track(cp)
-	// The completion is collected at once, on a goroutine of its own, so
-	// that Ready can tell the window when the copy is done: a dispatcher
-	// waiting on an older, slower copy can submit the next one meanwhile.
-	cp.ready = make(chan struct{})
-	go func() {
-		_ = cp.Wait()
-		close(cp.ready)
-	}()
 	return cp, nil
 }
 
@@ -104,23 +121,60 @@ func (p *Pool) librarySnap() uint64 {
 	return p.snap
 }
 
+// forceLayoutMismatch makes the probe report what a librados building
+// unrecognised ops would: for tests only.
+var forceLayoutMismatch bool
+
+// offloadAvailable probes, once per connection, that the COPY_FROM2 op this
+// librados builds is the one radoscp knows how to set the truncate flag on
+// (radoscp_copy_probe: the op is built and checked, never sent). If it is
+// not, no copy-from is ever sent on the connection: every one fails at
+// submission with EOPNOTSUPP, which the engine takes as "offload not
+// available" and copies through the client, with a warning naming this,
+// instead of a hard EPROTO on every copy.
+func (c *Conn) offloadAvailable(p *Pool) error {
+	c.probe.Do(func() {
+		ret := C.radoscp_copy_probe(C.rados_ioctx_t(p.io.Pointer()))
+		if forceLayoutMismatch {
+			ret = -C.RADOSCP_ELAYOUT
+		}
+		if syscall.Errno(-ret) == errLayout {
+			c.probeErr = errors.New("this librados builds COPY_FROM2 ops radoscp does not recognise, so the truncate generation cannot be sent with them: offload is not available on this connection")
+		}
+	})
+	return c.probeErr
+}
+
+// radoscpCopyDone is librados' completion callback for copy id (called from
+// copyfrom.cc's on_complete, on a librados thread): it records the result
+// and signals the copy's waiters. It must not block: librados runs other
+// completions on the same thread.
+//
+//export radoscpCopyDone
+func radoscpCopyDone(id C.uint64_t, ret C.int, latencyNs C.uint64_t) {
+	inFlight.Lock()
+	cp := inFlight.copies[uint64(id)]
+	delete(inFlight.copies, uint64(id))
+	inFlight.Unlock()
+	if cp == nil {
+		return // cannot happen: every id is registered before submission
+	}
+	cp.latency = time.Duration(latencyNs)
+	if ret < 0 {
+		cp.err = &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
+	}
+	cp.conn.untrack(cp)
+	close(cp.ready)
+}
+
 // Ready is closed when the copy has completed; Wait then returns at once.
 func (cp *Copy) Ready() <-chan struct{} { return cp.ready }
 
 // Wait blocks until the copy completes and returns its result: nil, or an
 // *Error with the OSD's errno naming both objects. It is safe to call from
-// several goroutines; all get the same result.
+// several goroutines, any number of times; all get the same result.
 func (cp *Copy) Wait() error {
-	cp.once.Do(func() {
-		var ns C.uint64_t
-		ret := C.radoscp_copy_wait(cp.handle, &ns)
-		cp.handle = nil
-		cp.latency = time.Duration(ns)
-		if ret < 0 {
-			cp.err = &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
-		}
-		cp.conn.untrack(cp)
-	})
+	<-cp.ready
 	return cp.err
 }
 

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <rados/librados.hpp>
 
@@ -88,13 +89,13 @@ static uint64_t now_ns()
 	return uint64_t(ts.tv_sec) * 1000000000ULL + uint64_t(ts.tv_nsec);
 }
 
+// One copy in flight: owned by the submission until aio_operate has taken
+// it, then by on_complete, which frees it.
 struct radoscp_copy {
 	FlaggableWriteOp op;
 	librados::AioCompletion *completion = nullptr;
-	// The OSD's latency is measured from submission to the completion
-	// callback, not to the FIFO wait, which may come much later.
+	uint64_t id = 0;
 	uint64_t submitted_ns = 0;
-	std::atomic<uint64_t> completed_ns{0};
 	~radoscp_copy()
 	{
 		if (completion != nullptr)
@@ -102,15 +103,23 @@ struct radoscp_copy {
 	}
 };
 
+// on_complete runs on a librados finisher thread when the OSD has
+// answered. It frees the copy (releasing the completion inside its own
+// callback is allowed: librados holds a reference until the callback
+// returns) and hands the result to Go by id; C keeps no Go pointer.
 static void on_complete(librados::completion_t, void *arg)
 {
-	static_cast<radoscp_copy *>(arg)->completed_ns.store(now_ns());
+	auto *c = static_cast<radoscp_copy *>(arg);
+	int r = c->completion->get_return_value();
+	uint64_t latency = now_ns() - c->submitted_ns;
+	uint64_t id = c->id;
+	delete c;
+	radoscpCopyDone(id, r, latency);
 }
 
 extern "C" int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
-				   const radoscp_copy_args *a, radoscp_copy **out)
+				   const radoscp_copy_args *a, uint64_t id)
 {
-	*out = nullptr;
 	try {
 		librados::IoCtx dst_io, src_io;
 		librados::IoCtx::from_rados_ioctx_t(dst, dst_io);
@@ -118,7 +127,10 @@ extern "C" int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
 		std::string src_oid(a->src_oid, a->src_oid_len);
 		std::string dst_oid(a->dst_oid, a->dst_oid_len);
 
-		auto *c = new radoscp_copy;
+		// Freed on every return below, and on every exception, until
+		// aio_operate has queued it.
+		std::unique_ptr<radoscp_copy> c(new radoscp_copy);
+		c->id = id;
 		c->op.copy_from2(src_oid, src_io, a->src_version,
 				 a->truncate_seq, a->truncate_size, a->src_fadvise);
 		// Fadvise values are the same in LIBRADOS_OP_FLAG_* and
@@ -130,19 +142,18 @@ extern "C" int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
 		}
 		if (a->with_truncate) {
 			int r = c->op.set_truncate_flag(a, op_flags);
-			if (r < 0) {
-				delete c;
+			if (r < 0)
 				return r;
-			}
 		}
-		c->completion = librados::Rados::aio_create_completion(c, on_complete);
+		c->completion = librados::Rados::aio_create_completion(c.get(), on_complete);
 		c->submitted_ns = now_ns();
+		// aio_operate fails only before it queues the op, and then the
+		// callback never runs; once it has queued it, on_complete owns c
+		// and may already have freed it.
 		int r = dst_io.aio_operate(dst_oid, c->completion, &c->op);
-		if (r < 0) {
-			delete c;
+		if (r < 0)
 			return r;
-		}
-		*out = c;
+		c.release();
 		return 0;
 	} catch (const std::bad_alloc &) {
 		return -ENOMEM;
@@ -151,13 +162,28 @@ extern "C" int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
 	}
 }
 
-extern "C" int radoscp_copy_wait(radoscp_copy *c, uint64_t *latency_ns)
+extern "C" int radoscp_copy_probe(rados_ioctx_t io)
 {
-	c->completion->wait_for_complete_and_cb();
-	int r = c->completion->get_return_value();
-	*latency_ns = c->completed_ns.load() - c->submitted_ns;
-	delete c;
-	return r;
+	try {
+		librados::IoCtx ioctx;
+		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
+		radoscp_copy_args a = {};
+		a.src_oid = "probe";
+		a.src_oid_len = 5;
+		a.src_version = 0x0102030405060708ULL;
+		a.src_fadvise = LIBRADOS_OP_FLAG_FADVISE_SEQUENTIAL;
+		a.with_truncate = 1;
+		a.truncate_seq = 7;
+		a.truncate_size = 9;
+		FlaggableWriteOp op;
+		op.copy_from2("probe", ioctx, a.src_version, a.truncate_seq,
+			      a.truncate_size, a.src_fadvise);
+		return op.set_truncate_flag(&a, 0);
+	} catch (const std::bad_alloc &) {
+		return -ENOMEM;
+	} catch (...) {
+		return -EIO;
+	}
 }
 
 extern "C" int radoscp_stat_version(rados_ioctx_t io, const char *oid,

@@ -38,6 +38,10 @@ func (p *Pool) LockShared(oid, name, cookie, tag, desc string, duration time.Dur
 }
 
 func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration, renew, shared bool) (store.LockResult, error) {
+	if err := p.enter("lock "+name, oid); err != nil {
+		return 0, err
+	}
+	defer p.conn.leave()
 	var flags *byte
 	if renew {
 		f := lockFlagMayRenew
@@ -66,6 +70,10 @@ func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration,
 // Lockers lists the holders of lock name on oid (rados_list_lockers);
 // expired holders are not listed. A missing object gives ErrNotFound.
 func (p *Pool) Lockers(oid, name string) ([]store.Locker, error) {
+	if err := p.enter("list lockers "+name, oid); err != nil {
+		return nil, err
+	}
+	defer p.conn.leave()
 	info, err := p.io.ListLockers(oid, name)
 	if err != nil {
 		return nil, wrap("list lockers "+name, p.Ref(oid), err)
@@ -84,6 +92,10 @@ func (p *Pool) Lockers(oid, name string) ([]store.Locker, error) {
 // BreakLock removes holder l of lock name on oid (rados_break_lock). It
 // reports false when l no longer held it.
 func (p *Pool) BreakLock(oid, name string, l store.Locker) (bool, error) {
+	if err := p.enter("break lock "+name, oid); err != nil {
+		return false, err
+	}
+	defer p.conn.leave()
 	ret, err := p.io.BreakLock(oid, name, l.Client, l.Cookie)
 	if err != nil {
 		return false, wrap("break lock "+name, p.Ref(oid), err)
@@ -100,6 +112,10 @@ func (p *Pool) BreakLock(oid, name string, l store.Locker) (bool, error) {
 // Unlock releases this client's lock name with cookie on oid
 // (rados_unlock); a lock no longer held (expired, broken) is not an error.
 func (p *Pool) Unlock(oid, name, cookie string) error {
+	if err := p.enter("unlock "+name, oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	ret, err := p.io.Unlock(oid, name, cookie)
 	if err != nil {
 		return wrap("unlock "+name, p.Ref(oid), err)
@@ -116,6 +132,10 @@ func (p *Pool) Unlock(oid, name, cookie string) error {
 // longer held by this client (ENOENT), nothing changes and that is
 // reported as ErrNotFound.
 func (p *Pool) UnlockAndRemove(oid, name, cookie string) error {
+	if err := p.enter("unlock and remove", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	coid := C.CString(oid)
 	defer C.free(unsafe.Pointer(coid))
 	in, n := cBytes(encodeStrings(name, cookie))

@@ -35,6 +35,10 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 // Create creates oid, which must not exist (EEXIST), with xattrs, in one
 // op (rados_write_op_create LIBRADOS_CREATE_EXCLUSIVE + setxattr).
 func (p *Pool) Create(oid string, xattrs map[string][]byte) error {
+	if err := p.enter("create", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	op := gorados.CreateWriteOp()
 	defer op.Release()
 	op.Create(gorados.CreateExclusive)

@@ -54,6 +54,10 @@ func (p *Pool) Ref(oid string) string {
 // Stat stats oid (ObjectReadOperation::stat2, with the version from the
 // completion). A missing object gives ErrNotFound.
 func (p *Pool) Stat(oid string) (store.ObjectStat, error) {
+	if err := p.enter("stat", oid); err != nil {
+		return store.ObjectStat{}, err
+	}
+	defer p.conn.leave()
 	coid := C.CString(oid)
 	defer C.free(unsafe.Pointer(coid))
 	var size, version C.uint64_t
@@ -69,6 +73,10 @@ func (p *Pool) Stat(oid string) (store.ObjectStat, error) {
 // Read reads up to len(buf) bytes of oid at off (rados_read). Reading past
 // the object's end returns fewer bytes, not an error.
 func (p *Pool) Read(oid string, buf []byte, off uint64) (int, error) {
+	if err := p.enter("read", oid); err != nil {
+		return 0, err
+	}
+	defer p.conn.leave()
 	if len(buf) == 0 {
 		return 0, nil
 	}
@@ -78,6 +86,10 @@ func (p *Pool) Read(oid string, buf []byte, off uint64) (int, error) {
 
 // Write writes data into oid at off (rados_write).
 func (p *Pool) Write(oid string, data []byte, off uint64) error {
+	if err := p.enter("write", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	if len(data) == 0 {
 		return nil
 	}
@@ -86,22 +98,38 @@ func (p *Pool) Write(oid string, data []byte, off uint64) error {
 
 // WriteFull replaces oid's data with data (rados_write_full).
 func (p *Pool) WriteFull(oid string, data []byte) error {
+	if err := p.enter("write_full", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	return wrap("write_full", p.Ref(oid), p.io.WriteFull(oid, data))
 }
 
 // Truncate sets oid's size (rados_trunc), creating it if missing.
 func (p *Pool) Truncate(oid string, size uint64) error {
+	if err := p.enter("truncate", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	return wrap("truncate", p.Ref(oid), p.io.Truncate(oid, size))
 }
 
 // Remove deletes oid (rados_remove). A missing object gives ErrNotFound.
 func (p *Pool) Remove(oid string) error {
+	if err := p.enter("remove", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	return wrap("remove", p.Ref(oid), p.io.Delete(oid))
 }
 
 // Xattr reads one xattr of oid (rados_getxattr). A missing attribute gives
 // ENODATA, a missing object ErrNotFound.
 func (p *Pool) Xattr(oid, name string) ([]byte, error) {
+	if err := p.enter("getxattr "+name, oid); err != nil {
+		return nil, err
+	}
+	defer p.conn.leave()
 	size := 256
 	for {
 		buf := make([]byte, size)
@@ -120,17 +148,29 @@ func (p *Pool) Xattr(oid, name string) ([]byte, error) {
 
 // SetXattr sets one xattr of oid (rados_setxattr).
 func (p *Pool) SetXattr(oid, name string, value []byte) error {
+	if err := p.enter("setxattr "+name, oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	return wrap("setxattr "+name, p.Ref(oid), p.io.SetXattr(oid, name, value))
 }
 
 // Xattrs lists all xattrs of oid with their values (rados_getxattrs).
 func (p *Pool) Xattrs(oid string) (map[string][]byte, error) {
+	if err := p.enter("getxattrs", oid); err != nil {
+		return nil, err
+	}
+	defer p.conn.leave()
 	m, err := p.io.ListXattrs(oid)
 	return m, wrap("getxattrs", p.Ref(oid), err)
 }
 
 // RmXattr removes one xattr of oid (rados_rmxattr).
 func (p *Pool) RmXattr(oid, name string) error {
+	if err := p.enter("rmxattr "+name, oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
 	return wrap("rmxattr "+name, p.Ref(oid), p.io.RmXattr(oid, name))
 }
 
@@ -139,6 +179,10 @@ func (p *Pool) RmXattr(oid, name string) error {
 // setxattr in one op), as libradosstriper grows striper.size. It reports
 // whether the value was stored.
 func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
+	if err := p.enter("grow xattr "+name, oid); err != nil {
+		return false, err
+	}
+	defer p.conn.leave()
 	coid, cname := C.CString(oid), C.CString(name)
 	defer C.free(unsafe.Pointer(coid))
 	defer C.free(unsafe.Pointer(cname))
@@ -158,6 +202,10 @@ func (p *Pool) GrowXattr(oid, name string, value uint64) (bool, error) {
 // not empty, the same op sets xattr alsoName to alsoValue. It reports
 // whether it did; a different value changes nothing and reports false.
 func (p *Pool) ResetXattr(oid, name string, expect uint64, alsoName string, alsoValue []byte) (bool, error) {
+	if err := p.enter("reset xattr "+name, oid); err != nil {
+		return false, err
+	}
+	defer p.conn.leave()
 	coid, cname := C.CString(oid), C.CString(name)
 	defer C.free(unsafe.Pointer(coid))
 	defer C.free(unsafe.Pointer(cname))
@@ -192,6 +240,10 @@ func cBytes(b []byte) (*C.char, C.size_t) {
 // off+length) (radoscp_checksum64): a fingerprint of an object's data that,
 // unlike its version, does not change when only its xattrs or locks do.
 func (p *Pool) Checksum(oid string, off, length uint64) (uint64, error) {
+	if err := p.enter("checksum", oid); err != nil {
+		return 0, err
+	}
+	defer p.conn.leave()
 	coid := C.CString(oid)
 	defer C.free(unsafe.Pointer(coid))
 	var sum C.uint64_t

@@ -16,8 +16,6 @@ extern "C" {
 // The op is not sent. Distinct from every errno librados returns.
 #define RADOSCP_ELAYOUT 4095
 
-typedef struct radoscp_copy radoscp_copy;
-
 typedef struct radoscp_copy_args {
 	const char *src_oid;
 	size_t src_oid_len;
@@ -34,16 +32,25 @@ typedef struct radoscp_copy_args {
 
 // radoscp_copy_submit issues COPY_FROM2 (ObjectWriteOperation::copy_from2
 // plus aio_operate) of args->src_oid in src into args->dst_oid in dst. It
-// returns 0 and a handle in *out that must be passed to radoscp_copy_wait
-// exactly once, or a negative errno (or -RADOSCP_ELAYOUT) with nothing sent.
+// returns 0 once the op is queued, or a negative errno (or
+// -RADOSCP_ELAYOUT) with nothing sent and nothing left allocated. A queued
+// copy reports exactly once, from a librados thread, through the Go
+// function radoscpCopyDone(id, result, latency_ns); the copy's memory is
+// freed by then, and C holds no Go pointer at any time.
 int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
-			const radoscp_copy_args *args, radoscp_copy **out);
+			const radoscp_copy_args *args, uint64_t id);
 
-// radoscp_copy_wait blocks until the copy completes
-// (AioCompletion::wait_for_complete_and_cb), frees the handle and returns
-// the OSD's result: 0 or a negative errno. *latency_ns is the time from
+// radoscpCopyDone is implemented in Go (rados/copy.go, //export): result is
+// the OSD's answer (0 or a negative errno), latency_ns the time from
 // submission to completion.
-int radoscp_copy_wait(radoscp_copy *c, uint64_t *latency_ns);
+void radoscpCopyDone(uint64_t id, int result, uint64_t latency_ns);
+
+// radoscp_copy_probe builds, on io, the COPY_FROM2 op radoscp_copy_submit
+// would and checks that its truncate flag can be set (the layout check of
+// set_truncate_flag), without sending anything. Returns 0, -RADOSCP_ELAYOUT
+// when librados builds an op radoscp does not recognise, or another
+// negative errno.
+int radoscp_copy_probe(rados_ioctx_t io);
 
 // radoscp_stat_version stats an object (ObjectReadOperation::stat2) and
 // reports its size, mtime and object version. Returns 0 or a negative errno.

@@ -20,6 +20,11 @@ type Objects interface {
 	Write(oid string, data []byte, off uint64) error
 	// WriteFull replaces the object's data with data.
 	WriteFull(oid string, data []byte) error
+	// Zero makes [off, off+length) of the object read as zeros, and does
+	// nothing to a missing object (which reads as zeros already): how a
+	// hole is copied over old data without filling it in. It never grows
+	// the object; a range reaching its end cuts it at off instead.
+	Zero(oid string, off, length uint64) error
 	Truncate(oid string, size uint64) error
 	Remove(oid string) error
 	// Create creates oid, which must not exist (ErrExists), with xattrs,

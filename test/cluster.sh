@@ -16,7 +16,9 @@
 #                                        (a killed memstore OSD loses its
 #                                        objects: only for pools of size 2+)
 #   test/cluster.sh start-daemon DIR NAME
-#                                        start a stopped osd.N or mon.a again
+#                                        start a stopped osd.N, mon.a or mds.a
+#                                        again, or (with --fs) mds.b, a second
+#                                        MDS that stands by for mds.a
 #
 # Then: `. DIR/env` (sets CEPH_CONF, and RADOSCP_CEPHFS=1 with --fs) and use
 # `ceph`, `rados` or the Go helpers in this directory; see doc.go.
@@ -24,7 +26,8 @@
 # The cluster is real Ceph from Debian's packages (test/deps.sh installs them),
 # run without systemd or containers: one ceph-mon (msgr v2 on a random
 # 127.0.0.1 port), one ceph-mgr, three ceph-osd on memstore, pools of size 1,
-# cephx on. With --fs also one ceph-mds and a CephFS "cephfs". Everything the
+# cephx on, and an erasure-coded pool radoscp-ec (k=2, m=1, overwrites allowed).
+# With --fs also one ceph-mds and a CephFS "cephfs". Everything the
 # daemons write (data, logs, pid files, admin sockets, keyrings) is inside DIR,
 # so several clusters can run side by side and `stop` leaves nothing behind.
 #
@@ -39,6 +42,9 @@ readonly NUM_OSDS=3
 readonly OSD_BYTES=${RADOSCP_OSD_BYTES:-1073741824}
 readonly PG_NUM=8
 readonly RADOS_POOLS=(radoscp-a radoscp-b)
+# Erasure-coded pools: radoscp-ec for rados/striper copies, and with --fs
+# cephfs_ec, a CephFS data pool (migrate to and from EC).
+readonly EC_PROFILE=radoscp-k2m1
 # Ports for the mon are drawn below Linux's ephemeral range (32768-60999), so
 # an outgoing connection's local port cannot take one between our check and
 # the mon's bind. The OSDs, mgr and mds bind in Ceph's own 6800-7300 range and
@@ -160,6 +166,10 @@ mds mon shutdown timeout = 1
 [mon]
 # The mon keeps the key it was made with in its data directory.
 keyring = $dir/data/\$name/keyring
+# EC overwrites (needed for rados writes, libradosstriper and CephFS data in
+# an EC pool) are refused on anything but bluestore unless this is set; our
+# OSDs are memstore.
+mon debug no require bluestore for ec overwrites = true
 
 [client]
 # Clients (the CLIs, Go tests) have no admin socket and share one log file
@@ -198,6 +208,7 @@ make_keys() {
 	done
 	if ((fs)); then
 		add_key mds.a --cap mon 'allow profile mds' --cap mgr 'allow profile mds' --cap osd 'allow *' --cap mds 'allow'
+		add_key mds.b --cap mon 'allow profile mds' --cap mgr 'allow profile mds' --cap osd 'allow *' --cap mds 'allow'
 	fi
 }
 
@@ -256,16 +267,25 @@ create_pool() {
 }
 
 start_mds() {
-	ceph-mds -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1
+	ceph-mds -c "$dir/ceph.conf" -i "${1:-a}" </dev/null >>"$dir/log/daemons.out" 2>&1
+}
+
+# create_ec_pool makes erasure-coded pool $1 (k=2, m=1, one chunk per OSD)
+# that accepts overwrites.
+create_ec_pool() {
+	setup osd pool create "$1" "$PG_NUM" "$PG_NUM" erasure "$EC_PROFILE"
+	setup osd pool set "$1" allow_ec_overwrites true
 }
 
 # make_fs makes the CephFS "cephfs": metadata in cephfs_metadata, file data
 # in cephfs_data by default and cephfs_data2 for directories whose layout
 # names it (cross-pool copies).
 make_fs() {
-	run_all "create_pool cephfs_metadata" "create_pool cephfs_data" "create_pool cephfs_data2"
+	run_all "create_pool cephfs_metadata" "create_pool cephfs_data" "create_pool cephfs_data2" \
+		"create_ec_pool cephfs_ec"
 	setup fs new cephfs cephfs_metadata cephfs_data
 	setup fs add_data_pool cephfs cephfs_data2
+	setup fs add_data_pool cephfs cephfs_ec
 	# No standby MDS: without this the cluster warns about it.
 	setup fs set cephfs standby_count_wanted 0
 	# A client killed with -9 keeps its capabilities until the MDS gives
@@ -349,7 +369,7 @@ cmd_start() {
 	dir=$(cd "$dir" && pwd -P)
 	# The marker lets "stop" refuse to delete a directory it did not make.
 	touch "$dir/.radoscp-cluster"
-	mkdir -p "$dir/run" "$dir/log" "$dir/data/mgr.x" "$dir/data/mds.a" "$dir/crash"
+	mkdir -p "$dir/run" "$dir/log" "$dir/data/mgr.x" "$dir/data/mds.a" "$dir/data/mds.b" "$dir/crash"
 	fsid=$(cat /proc/sys/kernel/random/uuid)
 	local t0
 	t0=$(now_ms)
@@ -358,6 +378,7 @@ cmd_start() {
 
 	make_keys
 	start_mon
+	setup osd erasure-code-profile set "$EC_PROFILE" k=2 m=1 crush-failure-domain=osd
 
 	# Everything after the mon is independent: daemons, pools, the file
 	# system. OSDs take ~2 s to boot; pools and the MDS wait for nothing.
@@ -368,8 +389,10 @@ cmd_start() {
 	for pool in "${RADOS_POOLS[@]}"; do
 		jobs+=("create_pool $pool && setup osd pool application enable $pool rados")
 	done
+	pools+=(radoscp-ec)
+	jobs+=("create_ec_pool radoscp-ec && setup osd pool application enable radoscp-ec rados")
 	if ((fs)); then
-		pools+=(cephfs_metadata cephfs_data cephfs_data2)
+		pools+=(cephfs_metadata cephfs_data cephfs_data2 cephfs_ec)
 		jobs+=(start_mds make_fs)
 	fi
 	run_all "${jobs[@]}"
@@ -515,7 +538,7 @@ cmd_stop_daemon() {
 	(($# == 2 || $# == 3)) || usage
 	cluster_dir "$1"
 	local name=$2 sig=TERM pid i
-	[[ $name =~ ^(osd\.[0-9]+|mon\.a|mds\.a|mgr\.x)$ ]] || die "unknown daemon '$name'"
+	[[ $name =~ ^(osd\.[0-9]+|mon\.a|mds\.[ab]|mgr\.x)$ ]] || die "unknown daemon '$name'"
 	[[ ${3:-} == --kill ]] && sig=KILL
 	pid=$(daemon_pid "$name") || die "$name is not running"
 	# An OSD's fast shutdown skips unmounting, and only an unmount saves
@@ -527,6 +550,11 @@ cmd_stop_daemon() {
 	kill -"$sig" "$pid"
 	for ((i = 0; i < 300; i++)); do
 		is_ours "$pid" || return 0
+		# An MDS keeps nothing locally (its journal is in RADOS), and its
+		# shutdown can hang after a failover: give it 5 s, then KILL.
+		if ((i == 50)) && [[ $name == mds.* ]]; then
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
 		sleep 0.1
 	done
 	die "$name (pid $pid) did not exit"
@@ -540,6 +568,10 @@ cmd_start_daemon() {
 	case $name in
 	osd.*) ceph-osd -c "$dir/ceph.conf" -i "${name#osd.}" </dev/null >>"$dir/log/daemons.out" 2>&1 ;;
 	mon.a) ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1 ;;
+	mds.a | mds.b)
+		[[ -f $dir/ceph.$name.keyring ]] || die "no key for $name: the cluster was started without --fs"
+		start_mds "${name#mds.}"
+		;;
 	*) die "cannot start '$name'" ;;
 	esac
 }

@@ -122,3 +122,60 @@ func Unpause(t testing.TB) {
 	t.Helper()
 	Ceph(t, "osd", "unpause")
 }
+
+// WaitMDSActive waits until the file system has an active MDS, failing t
+// after cephTimeout: after an MDS restart or failover, replay and client
+// reconnection take a while.
+func WaitMDSActive(t testing.TB) {
+	t.Helper()
+	waitMDS(t, "an active MDS", func(stat string) bool { return strings.Contains(stat, "up:active") })
+}
+
+func waitMDS(t testing.TB, what string, ok func(stat string) bool) {
+	t.Helper()
+	conf := Conf(t)
+	deadline := time.Now().Add(cephTimeout)
+	for {
+		out, err := ceph(conf, "mds", "stat")
+		if err == nil && ok(out) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after %s: %s %v", what, cephTimeout, out, err)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
+// StartStandbyMDS starts mds.b, a second MDS (cluster.sh start --fs made
+// its key), and waits until it stands by for the active one, so stopping
+// that one fails the file system over to it. When t ends mds.b is stopped,
+// mds.a is started if it is not running, and an active MDS is waited for.
+func StartStandbyMDS(t testing.TB) {
+	t.Helper()
+	clusterScript(t, "start-daemon", "mds.b")
+	t.Cleanup(func() {
+		if stopped(t, "mds.a") {
+			clusterScript(t, "start-daemon", "mds.a")
+			waitMDS(t, "standby mds.a", func(stat string) bool { return strings.Contains(stat, "up:standby") })
+		}
+		if !stopped(t, "mds.b") {
+			clusterScript(t, "stop-daemon", "mds.b")
+		}
+		waitMDS(t, "mds.a active", func(stat string) bool { return strings.Contains(stat, "{0=a=up:active}") })
+	})
+	waitMDS(t, "standby MDS", func(stat string) bool { return strings.Contains(stat, "up:standby") })
+}
+
+// ActiveMDS is the name of the active MDS ("a" or "b"), from ceph mds stat
+// ("cephfs:1 {0=a=up:active} 1 up:standby").
+func ActiveMDS(t testing.TB) string {
+	t.Helper()
+	out := Ceph(t, "mds", "stat")
+	if _, rest, ok := strings.Cut(out, "{0="); ok {
+		if name, state, ok := strings.Cut(rest, "="); ok && strings.HasPrefix(state, "up:active") {
+			return name
+		}
+	}
+	return ""
+}

@@ -5,9 +5,10 @@
 // cluster.sh starts a single-node cluster from Debian's Ceph 16.2 packages
 // (deps.sh installs them) with every file inside one directory: one mon on
 // a random 127.0.0.1 port, one mgr, three memstore OSDs, cephx on, the pools
-// radoscp-a and radoscp-b (size 1, 8 PGs, application rados) and, with
+// radoscp-a and radoscp-b (size 1, 8 PGs, application rados), the
+// erasure-coded pool radoscp-ec (k=2, m=1, overwrites allowed) and, with
 // --fs, one MDS and the CephFS "cephfs" (metadata pool cephfs_metadata,
-// data pools cephfs_data and cephfs_data2). Sourcing DIR/env sets
+// data pools cephfs_data, cephfs_data2 and the EC pool cephfs_ec). Sourcing DIR/env sets
 // $CEPH_CONF and, with --fs, $RADOSCP_CEPHFS=1; client.admin's keyring is
 // found through the conf.
 //
@@ -22,7 +23,8 @@
 // EPERM outside the prefix), [InjectCopyFromError] makes copy-from fail on
 // every OSD, and [UniqueName] names a test's objects and clients. For
 // cluster faults, [StopDaemon] and [StartDaemon] stop and restart one OSD or
-// the mon (cluster.sh stop-daemon/start-daemon), [Pool] makes a pool of
+// the mon or the MDS (cluster.sh stop-daemon/start-daemon), [StartStandbyMDS]
+// adds a standby MDS for failover tests, [Pool] makes a pool of
 // several replicas that survives a stopped OSD, [Pause] holds every OSD
 // operation (ceph osd pause), and [WaitClean] waits for active+clean.
 //

@@ -227,43 +227,60 @@ func (g gateOp) Ready() <-chan struct{} { return g }
 // it complete, leave the window, and new ones are submitted, up to
 // Lookahead windows past the head. Here operation 0 completes only once
 // the last operation that lookahead allows has been submitted; a
-// dispatcher that waited for the head first would never get there.
+// dispatcher that waited for the head first would never get there. The
+// others complete on goroutines of their own, so several are in flight at
+// once: never more than the width, and never more than Lookahead widths
+// submitted and not handed back, a bound the slow head makes Run reach.
 func TestReadierSlowHead(t *testing.T) {
 	const width = 4
-	last := uint64(width*Lookahead - 1)
+	const ahead = width * Lookahead
+	last := uint64(ahead - 1)
 	head := make(gateOp)
-	var running, maxRunning int
-	var mu sync.Mutex
+	var (
+		mu                         sync.Mutex
+		running, maxRunning        int // submitted and not complete
+		submitted, handedBack      int
+		maxOutstanding, headBehind int // outstanding when last was submitted
+	)
+	finish := func(g gateOp) {
+		mu.Lock()
+		running--
+		mu.Unlock()
+		close(g)
+	}
 	submit := func(_ context.Context, i uint64) (Pending, error) {
-		switch {
-		case i == 0:
-			mu.Lock()
-			running++
-			mu.Unlock()
-			return head, nil
-		case i == last:
-			mu.Lock()
-			running--
-			mu.Unlock()
-			close(head)
+		mu.Lock()
+		running++
+		submitted++
+		maxRunning = max(maxRunning, running)
+		maxOutstanding = max(maxOutstanding, submitted-handedBack)
+		if i == last {
+			headBehind = submitted - handedBack
 		}
-		done := make(gateOp)
-		close(done)
-		return done, nil
+		mu.Unlock()
+		if i == 0 {
+			return head, nil
+		}
+		if i == last {
+			finish(head)
+		}
+		g := make(gateOp)
+		go finish(g)
+		return g, nil
 	}
 	var order []uint64
 	result := make(chan Result, 1)
 	go func() {
-		result <- Run(context.Background(), 3*uint64(width*Lookahead), width, submit, func(i uint64, err error) {
+		result <- Run(context.Background(), 3*ahead, width, submit, func(i uint64, err error) {
 			order = append(order, i)
 			mu.Lock()
-			maxRunning = max(maxRunning, running)
+			handedBack++
 			mu.Unlock()
 		})
 	}()
 	select {
 	case res := <-result:
-		if res.Err != nil || res.Done != 3*uint64(width*Lookahead) {
+		if res.Err != nil || res.Done != 3*ahead {
 			t.Fatalf("Run = %+v", res)
 		}
 	case <-time.After(30 * time.Second):
@@ -273,5 +290,17 @@ func TestReadierSlowHead(t *testing.T) {
 		if i != uint64(k) {
 			t.Fatalf("done order %v", order)
 		}
+	}
+	if maxRunning > width {
+		t.Errorf("%d operations in flight at once, width %d", maxRunning, width)
+	}
+	if maxRunning < 2 {
+		t.Errorf("at most %d operation in flight: the test ran nothing alongside the slow head", maxRunning)
+	}
+	if headBehind != ahead {
+		t.Errorf("%d operations outstanding when the last one lookahead allows was submitted, want %d (the head still held)", headBehind, ahead)
+	}
+	if maxOutstanding != ahead {
+		t.Errorf("at most %d operations submitted and not handed back, want exactly %d (Lookahead widths)", maxOutstanding, ahead)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/radoscp/radoscp/test"
@@ -64,5 +65,32 @@ func TestE2EBatchReloadsWindow(t *testing.T) {
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("batch: %v", err)
+	}
+}
+
+// Each copy of a --batch shows its own progress, from 0 to 100% of its own
+// size: the counts are not carried over from the copy before.
+func TestE2EBatchProgressPerCopy(t *testing.T) {
+	conf, src, dst, _, _, _ := copySetup(t, 2)
+	_, src2, dst2, _, _, _ := copySetup(t, 2)
+	batch := filepath.Join(t.TempDir(), "batch")
+	writeFile(t, batch, fmt.Sprintf("rados:radoscp-a/%s rados:radoscp-b/%s 2M\nrados:radoscp-a/%s rados:radoscp-b/%s 2M\n", src, dst, src2, dst2))
+	r := runCmd(t, nil, "cp", "-c", conf, "--object-size", "1M", "--progress", "on", "--batch", batch)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var finals []string
+	for _, line := range strings.Split(r.stderr, "\n") {
+		if i := strings.LastIndex(line, "\r"); i >= 0 && strings.Contains(line, "%") {
+			finals = append(finals, strings.TrimSpace(line[i+1:]))
+		}
+	}
+	if len(finals) != 2 {
+		t.Fatalf("%d final progress lines, want one per copy: %q", len(finals), r.stderr)
+	}
+	for i, f := range finals {
+		if !strings.Contains(f, "100.0% 2.0MiB/2.0MiB 2 objects") {
+			t.Errorf("copy %d ends its progress at %q, want 100.0%% 2.0MiB/2.0MiB 2 objects", i+1, f)
+		}
 	}
 }

@@ -20,6 +20,12 @@ import (
 // RADOSCP_CRASH_TRIALS sets the number of trials (default 8; make crash
 // runs many), RADOSCP_CRASH_SEED the random seed (default: the clock; the
 // seed is logged so a failure can be replayed).
+//
+// The test proves its kills landed mid-copy: a kill counts as one when the
+// process died of it with part of the copy written (data objects past
+// object 0 exist) and not all of it published. If no random kill did, one more
+// trial kills the copy just after its first checkpoint, and that kill must
+// land mid-copy with part of the copy published.
 func TestE2ECrash(t *testing.T) {
 	conf := test.Conf(t)
 	trials := envInt(t, "RADOSCP_CRASH_TRIALS", 8)
@@ -27,30 +33,52 @@ func TestE2ECrash(t *testing.T) {
 	t.Logf("%d trials, RADOSCP_CRASH_SEED=%d", trials, seed)
 	rng := rand.New(rand.NewPCG(seed, seed))
 	src, data := makeStriperSource(t, conf, "radoscp-a", 24*oneMiB+12345)
-	var killed, finished, partial int
-	for i := range trials {
+	var killed, midCopy, finished, partial int
+	for i := 0; i < trials || midCopy == 0; i++ {
+		targeted := i >= trials // the extra trial: kill after the first checkpoint
+		if i > trials {
+			t.Fatalf("the kill after the first checkpoint did not land mid-copy either")
+		}
 		dst := test.UniqueName(t)
-		// Copies last one to three seconds, so kills land before the
-		// first checkpoint (a second in), between checkpoints and after
-		// the copy ended.
+		// Copies last two to five seconds, the first one to two of them
+		// pinning the source's versions (24 stats, window at a time), so
+		// kills land before any data is written, before the first
+		// checkpoint (a second into the data), between checkpoints and
+		// after the copy ended.
 		window := 1 + rng.IntN(4)
-		after := time.Duration(rng.IntN(3000)) * time.Millisecond
+		after := time.Duration(rng.IntN(5000)) * time.Millisecond
 		args := []string{"cp", "-c", conf, "--window", strconv.Itoa(window), "--object-size", "1M", "--no-progress",
 			"striper:radoscp-a/" + src, "striper:radoscp-b/" + dst}
 		run := startCmd(t, delayEnv(0.2), args...)
-		time.Sleep(after)
+		if targeted {
+			waitFor(t, run, hangGuard, "a first checkpoint", func() bool { return striperSize(t, conf, "radoscp-b", dst) > 0 })
+			after = 0
+		} else {
+			time.Sleep(after)
+		}
 		run.cmd.Process.Signal(syscall.SIGKILL)
 		r := run.wait(t, hangGuard)
+		// Object 0 exists from the moment the copy locks it; any other
+		// object is data the copy wrote.
+		wrote := len(striperObjects(t, conf, "radoscp-b", dst)) > 1
+		size := checkPublishedPrefix(t, conf, "radoscp-b", dst, data)
 		if r.code == -int(syscall.SIGKILL) {
 			killed++
+			if wrote && size < uint64(len(data)) {
+				midCopy++
+			}
 		} else {
 			finished++
 		}
-		size := checkPublishedPrefix(t, conf, "radoscp-b", dst, data)
 		if size > 0 && size < uint64(len(data)) {
 			partial++
 		}
-		t.Logf("trial %d: window %d, killed after %s: exit %d, %d of %d bytes published", i, window, after, r.code, size, len(data))
+		if targeted && (r.code != -int(syscall.SIGKILL) || size == 0 || size == uint64(len(data))) {
+			t.Fatalf("trial %d: killed after the first checkpoint: exit %d, %d of %d bytes published; want killed with part published",
+				i, r.code, size, len(data))
+		}
+		t.Logf("trial %d: window %d, killed after %s (after the first checkpoint: %v): exit %d, objects written: %v, %d of %d bytes published",
+			i, window, after, targeted, r.code, wrote, size, len(data))
 
 		r = runCmd(t, nil, append(args, "--resume")...)
 		if r.code != 0 {
@@ -62,7 +90,7 @@ func TestE2ECrash(t *testing.T) {
 		checkNoObjectsPastEOF(t, conf, "radoscp-b", dst, uint64(len(data)))
 		removeStriper(t, conf, "radoscp-b", dst)
 	}
-	t.Logf("%d trials killed mid-copy (%d with part of the copy published), %d finished before the kill", killed, partial, finished)
+	t.Logf("%d trials killed (%d mid-copy, %d with part of the copy published), %d finished before the kill", killed, midCopy, partial, finished)
 }
 
 func envInt(t *testing.T, name string, def int) int {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
@@ -91,8 +92,45 @@ func openSourceIn(p *rados.Pool, cfg config.Config, req cpRequest) (radoscp.Sour
 		if req.srcOff > ^uint64(0)-req.length {
 			return radoscp.Source{}, usage("--src-offset %d + --length %d overflows", req.srcOff, req.length)
 		}
-		return radoscp.Source{Objects: p, Layout: l, Names: layout.Prefix(req.src.Name), Size: req.srcOff + req.length}, nil
+		src := radoscp.Source{Objects: p, Layout: l, Names: layout.Prefix(req.src.Name), Size: req.srcOff + req.length}
+		if !cfg.AllowMissing {
+			if err := requireSourceObject(src, req, statWidth(cfg)); err != nil {
+				return radoscp.Source{}, err
+			}
+		}
+		return src, nil
 	}
+}
+
+// requireSourceObject fails with ENOENT, naming the first missing object,
+// when no object of a rados: source's range exists: such a copy would
+// write nothing but a hole, and is almost always a mistyped name or
+// --src-offset. It stats objects in order (width at a time) until one
+// exists, so a source that is there costs about one stat. A client that
+// may not read the source (EPERM: copy-from does not need it, see
+// --pin-source=false with --offload-only) cannot be checked, and is not.
+func requireSourceObject(src radoscp.Source, req cpRequest, width int) error {
+	if req.length == 0 {
+		return nil
+	}
+	found, err := truncate.NewRaw(src.Objects, src.Layout, req.src.Name, 0).Existing(req.srcOff, req.srcOff+req.length, width)
+	if errors.Is(err, store.ErrPermission) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("source %s: %w", req.src, err)
+	}
+	if found != "" {
+		return nil
+	}
+	var first uint64
+	for ext := range src.Layout.Extents(req.srcOff, req.length) {
+		first = ext.ObjectNo
+		break
+	}
+	return fmt.Errorf("source %s: %w", req.src, &store.Error{Op: "stat", Object: src.Objects.Ref(src.Names.ObjectName(first)), Errno: syscall.ENOENT,
+		Detail: fmt.Sprintf("no object of bytes [%d, %d) exists: a mistyped name or --src-offset? --allow-missing copies the range as a hole",
+			req.srcOff, req.srcOff+req.length)})
 }
 
 // openDestination opens req's destination, holding its copy lock. An

@@ -58,41 +58,63 @@ func TestE2EOpTimeout(t *testing.T) {
 }
 
 // faultedCopy copies a striped object of 32 MiB and some in pool, with OSD
-// replies delayed so that it lasts a few seconds, and calls fault once the
-// copy is under way. The copy must complete or fail cleanly; either way
+// replies delayed so that it lasts several seconds, and calls fault once
+// the copy is under way. The copy must complete or fail cleanly; either way
 // the published prefix is checked, and a failed copy is then resumed to
 // the end.
+//
+// The fault must land inside the copy: it starts only after the copy has
+// published a checkpoint (so it has copied data, and is not merely
+// connecting) and before it has published everything, and the copy must
+// still be running when fault returns. An attempt whose copy ended too
+// soon proves nothing; it is repeated with slower replies, and the test
+// fails if no attempt had the fault land.
 func faultedCopy(t *testing.T, pool string, fault func()) {
 	conf := test.Conf(t)
 	src, data := makeStriperSource(t, conf, pool, 32*oneMiB+12345)
-	dst := test.UniqueName(t)
-	t.Cleanup(func() { removeStriper(t, conf, pool, dst) })
-	run := startCmd(t, delayEnv(0.3), "cp", "-c", conf, "--window", "2", "--json", "--object-size", "1M",
-		"striper:"+pool+"/"+src, "striper:"+pool+"/"+dst)
-	time.Sleep(700 * time.Millisecond)
-	during := run.running()
-	fault()
-	during = during && run.running()
-	r := run.wait(t, hangGuard)
-	size := checkPublishedPrefix(t, conf, pool, dst, data)
-	t.Logf("exit %d with %d of %d bytes published; copy running throughout the fault: %v", r.code, size, len(data), during)
-	switch r.code {
-	case 0:
-		if size != uint64(len(data)) {
-			t.Fatalf("exit 0 but %d of %d bytes published", size, len(data))
+	for attempt, delay := range []float64{0.3, 0.6, 1.2} {
+		dst := test.UniqueName(t)
+		t.Cleanup(func() { removeStriper(t, conf, pool, dst) })
+		run := startCmd(t, delayEnv(delay), "cp", "-c", conf, "--window", "2", "--json", "--object-size", "1M",
+			"striper:"+pool+"/"+src, "striper:"+pool+"/"+dst)
+		var before uint64
+		for run.running() {
+			if before = striperSize(t, conf, pool, dst); before > 0 {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-	case 1, 3:
-		r = runCmd(t, nil, "cp", "-c", conf, "--resume", "--no-progress", "striper:"+pool+"/"+src, "striper:"+pool+"/"+dst)
-		if r.code != 0 {
-			t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+		landed := before > 0 && before < uint64(len(data)) && run.running()
+		if landed {
+			fault()
+			landed = run.running()
 		}
-		if size := checkPublishedPrefix(t, conf, pool, dst, data); size != uint64(len(data)) {
-			t.Fatalf("resumed copy published %d of %d bytes", size, len(data))
+		r := run.wait(t, hangGuard)
+		size := checkPublishedPrefix(t, conf, pool, dst, data)
+		t.Logf("attempt %d (replies delayed up to %gs): %d bytes published when the fault began; exit %d with %d of %d bytes published; fault inside the copy: %v",
+			attempt, delay, before, r.code, size, len(data), landed)
+		switch r.code {
+		case 0:
+			if size != uint64(len(data)) {
+				t.Fatalf("exit 0 but %d of %d bytes published", size, len(data))
+			}
+		case 1, 3:
+			r = runCmd(t, nil, "cp", "-c", conf, "--resume", "--no-progress", "striper:"+pool+"/"+src, "striper:"+pool+"/"+dst)
+			if r.code != 0 {
+				t.Fatalf("resume: exit %d: %s", r.code, r.stderr)
+			}
+			if size := checkPublishedPrefix(t, conf, pool, dst, data); size != uint64(len(data)) {
+				t.Fatalf("resumed copy published %d of %d bytes", size, len(data))
+			}
+		default:
+			t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 		}
-	default:
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		checkNoObjectsPastEOF(t, conf, pool, dst, uint64(len(data)))
+		if landed {
+			return
+		}
 	}
-	checkNoObjectsPastEOF(t, conf, pool, dst, uint64(len(data)))
+	t.Fatal("in no attempt did the fault land inside the copy: the copies ended too soon")
 }
 
 func TestE2EOSDRestart(t *testing.T) {

@@ -19,6 +19,14 @@ type progress struct {
 }
 
 func (p *progress) Progress(n uint64) { p.bytes.Add(n) }
+
+// reset zeroes the counts: each copy of a --batch is shown from 0 of its
+// own total.
+func (p *progress) reset() {
+	p.bytes.Store(0)
+	p.objects.Store(0)
+	p.files.Store(0)
+}
 func (p *progress) CopyDone(_ time.Duration, _ uint64, err error) {
 	if err == nil {
 		p.objects.Add(1)

@@ -64,9 +64,10 @@ func (s *session) close() {
 	}
 }
 
-// progress starts the display if it is wanted: by default only when
-// stdout is a terminal.
+// progress starts the display of one copy, counting from 0, if it is
+// wanted: by default only when stdout is a terminal.
 func (s *session) progress(total uint64) *progressDisplay {
+	s.prog.reset()
 	on := false
 	switch s.cfg.Progress {
 	case "on":

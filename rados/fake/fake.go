@@ -32,6 +32,9 @@ type object struct {
 	xattr   map[string][]byte
 	version uint64 // bumped by every change, as an OSD's user version
 	locks   map[string][]lock
+	// gen is the truncate generation a copy-from stored; plain writes
+	// carry seq 0, so a stored seq above 0 clips them at the object's end.
+	gen store.Generation
 }
 
 // New returns an empty store.
@@ -103,6 +106,13 @@ func (p *Pool) Write(oid string, data []byte, off uint64) error {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	o := p.obj(oid)
+	if size := uint64(len(o.data)); o.gen.Seq > 0 && off+uint64(len(data)) > size {
+		// The OSD's rule for a write older than the stored truncate_seq:
+		// clipped at the object's end (PrimaryLogPG, CEPH_OSD_OP_WRITE).
+		// A write wholly past the end writes 0 bytes there, which still
+		// moves the size.
+		data = data[:size-min(off, size)]
+	}
 	if end := off + uint64(len(data)); end > uint64(len(o.data)) {
 		o.data = append(o.data, make([]byte, end-uint64(len(o.data)))...)
 	}
@@ -116,6 +126,29 @@ func (p *Pool) WriteFull(oid string, data []byte) error {
 	defer p.s.mu.Unlock()
 	o := p.obj(oid)
 	o.data = bytes.Clone(data)
+	p.s.changed(o)
+	return nil
+}
+
+// Zero zeroes a range of an existing object, as the OSD's CEPH_OSD_OP_ZERO
+// does: a range reaching the object's end cuts the object at its start
+// instead, one wholly past the end changes nothing, and a missing object
+// stays missing.
+func (p *Pool) Zero(oid string, off, length uint64) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o, ok := p.s.objects[p.Ref(oid)]
+	if !ok || length == 0 {
+		return nil
+	}
+	switch size := uint64(len(o.data)); {
+	case off >= size:
+		return nil
+	case off+length >= size:
+		o.data = o.data[:off]
+	default:
+		clear(o.data[off : off+length])
+	}
 	p.s.changed(o)
 	return nil
 }
@@ -175,7 +208,7 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 			for k, v := range so.xattr {
 				x[k] = bytes.Clone(v)
 			}
-			do := &object{data: bytes.Clone(so.data), xattr: x}
+			do := &object{data: bytes.Clone(so.data), xattr: x, gen: o.Generation}
 			p.s.changed(do)
 			p.s.objects[p.Ref(dstOid)] = do
 			p.s.Generations[p.Ref(dstOid)] = o.Generation

@@ -18,7 +18,7 @@ const (
 	Copy Kind = iota
 	SubmitCopy
 	Read
-	Write
+	Write // writes, full writes and zeroing
 	Stat
 	Truncate
 	Remove
@@ -137,6 +137,14 @@ func (o *objects) WriteFull(oid string, data []byte) error {
 		return err
 	}
 	return o.Objects.WriteFull(oid, data)
+}
+
+// Zero fails and is delayed as a write is.
+func (o *objects) Zero(oid string, off, length uint64) error {
+	if err := o.in.fail(Write, "zero", o.Ref(oid), oid); err != nil {
+		return err
+	}
+	return o.Objects.Zero(oid, off, length)
 }
 
 func (o *objects) Truncate(oid string, size uint64) error {
