@@ -170,6 +170,8 @@ extern "C" int radoscp_copy_probe(rados_ioctx_t io)
 		radoscp_copy_args a = {};
 		a.src_oid = "probe";
 		a.src_oid_len = 5;
+		// The probe reads at head: the op's snapid is CEPH_NOSNAP.
+		a.src_snap = LIBRADOS_SNAP_HEAD;
 		a.src_version = 0x0102030405060708ULL;
 		a.src_fadvise = LIBRADOS_OP_FLAG_FADVISE_SEQUENTIAL;
 		a.with_truncate = 1;
