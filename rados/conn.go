@@ -182,6 +182,7 @@ func (c *Conn) OpenPool(pool, ns string) (*Pool, error) {
 		return nil, wrap("open pool", pool, err)
 	}
 	io.SetNamespace(ns)
+	failWhenFull(io)
 	p := &Pool{conn: c, io: io, name: pool, ns: ns}
 	c.pools = append(c.pools, p)
 	return p, nil

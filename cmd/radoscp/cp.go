@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -77,7 +75,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if f.noProgress {
 			cfg.Progress = "off"
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		f.offsetsGiven = cmd.Flags().Changed("src-offset") || cmd.Flags().Changed("dst-offset")
 		if f.batch != "" {
@@ -226,6 +224,9 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	length, err := copyLength(src, req)
 	if err != nil {
 		return err
+	}
+	if err := checkPoolSpace(r.conn, req.dst.Pool); err != nil {
+		return fmt.Errorf("destination %s: %w", req.dst, err)
 	}
 	dst, err := openDestination(r.conn, cfg, req, length)
 	if err != nil {
@@ -389,6 +390,7 @@ func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, n
 
 // connectWith connects with extra librados options.
 func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
+	defer waitingForMonitor(os.Stderr, cfg)()
 	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,
 		ConfPath:       cfg.Conf,

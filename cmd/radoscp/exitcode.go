@@ -55,7 +55,11 @@ func exitCode(err error) int {
 // named by the flags that caused them.
 func report(w io.Writer, err error) {
 	if err != nil {
-		fmt.Fprintln(w, "radoscp:", strings.ReplaceAll(flagWords(err), "\n", "; "))
+		msg := strings.ReplaceAll(flagWords(err), "\n", "; ")
+		if h := spaceHint(err); h != "" {
+			msg += "; " + h
+		}
+		fmt.Fprintln(w, "radoscp:", msg)
 	}
 }
 

@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -203,7 +200,7 @@ system's data pools.`,
 			return err
 		}
 		o.Pool = pool
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		run, err := openFS(cfg, a.FS)
 		if err != nil {

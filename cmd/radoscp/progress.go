@@ -19,6 +19,7 @@ type progress struct {
 }
 
 func (p *progress) Progress(n uint64) { p.bytes.Add(n) }
+func (p *progress) InFlight(d int)    { inFlight.Add(int64(d)) }
 func (p *progress) CopyDone(_ time.Duration, _ uint64, err error) {
 	if err == nil {
 		p.objects.Add(1)

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -77,7 +74,7 @@ could not be compared, 2 invalid input.`,
 		if byClient {
 			mode = verify.Client
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		if src.Scheme == SchemeCephFS {
 			if src.FS != dst.FS {
