@@ -49,7 +49,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 				return nil
 			}
 			if len(args) != 2 {
-				return usage("cp takes SRC and DST, got %d arguments", len(args))
+				return usage("cp takes SRC and DST, got %s", plural(len(args), "argument", "arguments"))
 			}
 			return nil
 		},
@@ -271,6 +271,9 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	if checked != nil && cerr != nil {
 		return cerr // copied, and found different: exit 1
 	}
+	if isInterrupt(cerr) {
+		cerr = interrupted(cfg, req, res, length)
+	}
 	switch {
 	case cerr == nil:
 		return nil
@@ -400,8 +403,9 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 		ConnectTimeout: cfg.ConnectTimeout,
 		OpTimeout:      cfg.OpTimeout,
 	})
-	if err == nil {
-		warnOpenKeyring(os.Stderr, conn, cfg.Keyring)
+	if err != nil {
+		return nil, keyringError(cfg, err)
 	}
-	return conn, err
+	warnOpenKeyring(os.Stderr, conn, cfg.Keyring)
+	return conn, nil
 }

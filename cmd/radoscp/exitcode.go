@@ -55,7 +55,7 @@ func exitCode(err error) int {
 // named by the flags that caused them.
 func report(w io.Writer, err error) {
 	if err != nil {
-		msg := strings.ReplaceAll(flagWords(err), "\n", "; ")
+		msg := plainWords(strings.ReplaceAll(flagWords(err), "\n", "; "))
 		if h := spaceHint(err); h != "" {
 			msg += "; " + h
 		}

@@ -164,7 +164,7 @@ links are reported and left alone. The pool must be one of the file
 system's data pools.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usage("migrate takes one cephfs:/PATH, got %d arguments", len(args))
+				return usage("migrate takes one cephfs:/PATH, got %s", plural(len(args), "argument", "arguments"))
 			}
 			return nil
 		},

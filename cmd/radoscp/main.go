@@ -20,12 +20,12 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
 	err := root.Execute()
 	if err != nil && !started {
 		// Cobra failed before any command ran: unknown command,
 		// wrong arguments, bad flags.
-		err = usageError{err}
+		err = usageError{cobraWords(err)}
 	}
 	report(os.Stderr, err)
 	os.Exit(exitCode(err))

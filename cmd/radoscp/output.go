@@ -186,6 +186,7 @@ func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "%d files (%d bytes), %d symlinks, %d directories; %d skipped, %d unchanged, %d failed\n",
-		s.Files, s.Bytes, s.Symlinks, s.Dirs, s.Skipped, s.Unchanged, s.Failed)
+	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed\n",
+		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
+		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
 }

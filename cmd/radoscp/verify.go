@@ -42,7 +42,7 @@ Exit codes: 0 identical, 1 something differs (one line per difference) or
 could not be compared, 2 invalid input.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usage("verify takes SRC and DST, got %d arguments", len(args))
+				return usage("verify takes SRC and DST, got %s", plural(len(args), "argument", "arguments"))
 			}
 			return nil
 		},
