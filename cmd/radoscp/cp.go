@@ -69,6 +69,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return usageError{err}
 		}
+		jsonConfigured = cfg.JSON
 		if err := checkProgressFlags(cmd, cfg, f.noProgress); err != nil {
 			return err
 		}
@@ -266,13 +267,19 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 			cerr = fmt.Errorf("%w; the copy is published as it is", cerr)
 		}
 	}
-	session.finish()
-	printResultVerified(cmd.OutOrStdout(), cfg.JSON, res, checked, cerr)
-	if checked != nil && cerr != nil {
-		return cerr // copied, and found different: exit 1
-	}
 	if isInterrupt(cerr) {
 		cerr = interrupted(cfg, req, res, length)
+	}
+	session.finish()
+	printResultVerified(cmd.OutOrStdout(), cfg.JSON, res, checked, cerr)
+	return reported(copyOutcome(res, checked, cerr, req, length, eofBefore))
+}
+
+// copyOutcome classifies a copy's end for its exit code: what was
+// published decides between a partial copy and a failure.
+func copyOutcome(res radoscp.Result, checked *verify.Result, cerr error, req cpRequest, length, eofBefore uint64) error {
+	if checked != nil && cerr != nil {
+		return cerr // copied, and found different: exit 1
 	}
 	switch {
 	case cerr == nil:

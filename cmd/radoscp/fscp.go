@@ -117,13 +117,13 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 	}
 	f.runner.session.finish()
 	printSummary(cmd.OutOrStdout(), cfg.JSON, sum, err)
-	if errors.Is(err, fscopy.ErrUsage) {
-		return usageError{err}
+	switch {
+	case errors.Is(err, fscopy.ErrUsage):
+		return reported(usageError{err})
+	case err != nil && sum.Files > 0:
+		return reported(partialError{err})
 	}
-	if err != nil && sum.Files > 0 {
-		return partialError{err}
-	}
-	return err
+	return reported(err)
 }
 
 func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpFlags, req cpRequest) error {
@@ -182,6 +182,7 @@ system's data pools.`,
 		if err != nil {
 			return usageError{err}
 		}
+		jsonConfigured = cfg.JSON
 		if noProgress {
 			cfg.Progress = "off"
 		}

@@ -27,6 +27,7 @@ func main() {
 		// wrong arguments, bad flags.
 		err = usageError{cobraWords(err)}
 	}
+	printFailureJSON(os.Stdout, os.Args[1:], err)
 	report(os.Stderr, err)
 	os.Exit(exitCode(err))
 }

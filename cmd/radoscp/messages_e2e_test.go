@@ -100,4 +100,3 @@ func TestE2EInterruptedSaysHowToContinue(t *testing.T) {
 		assertObjects(t, b, dst, data)
 	})
 }
-

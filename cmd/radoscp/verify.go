@@ -59,6 +59,7 @@ could not be compared, 2 invalid input.`,
 		if err != nil {
 			return usageError{err}
 		}
+		jsonConfigured = cfg.JSON
 		src, err := ParseAddress(args[0])
 		if err != nil {
 			return usage("source: %v", err)
