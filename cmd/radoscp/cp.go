@@ -400,6 +400,9 @@ func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, n
 
 // connectWith connects with extra librados options.
 func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
+	if err := checkConf(cfg); err != nil {
+		return nil, err
+	}
 	defer waitingForMonitor(os.Stderr, cfg)()
 	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,

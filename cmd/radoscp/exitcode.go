@@ -41,10 +41,12 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &p):
+		// Checked first: invalid input found after some copies (a bad
+		// --batch line) is still a partial run.
+		return exitPartial
 	case errors.As(err, &u):
 		return exitUsage
-	case errors.As(err, &p):
-		return exitPartial
 	default:
 		return exitFailed
 	}

@@ -96,7 +96,7 @@ func openFS(cfg config.Config, name string) (*fsRun, error) {
 	if err != nil {
 		r.close()
 		s.Close()
-		return nil, err
+		return nil, missingFS(name, err)
 	}
 	return &fsRun{runner: r, session: s, fs: fs}, nil
 }

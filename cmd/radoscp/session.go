@@ -29,6 +29,9 @@ func newSession(cfg config.Config) (*session, error) {
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
 	}
+	if err := checkTextfileDir(cfg.MetricsTextfile); err != nil {
+		return nil, err
+	}
 	s := &session{cfg: cfg, metrics: metrics.New(),
 		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))}
 	if cfg.MetricsAddr != "" {
