@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -403,7 +402,7 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 	if err := checkConf(cfg); err != nil {
 		return nil, err
 	}
-	defer waitingForMonitor(os.Stderr, cfg)()
+	defer waitingForMonitor(stderr, cfg)()
 	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,
 		ConfPath:       cfg.Conf,
@@ -416,6 +415,6 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 	if err != nil {
 		return nil, keyringError(cfg, err)
 	}
-	warnOpenKeyring(os.Stderr, conn, cfg.Keyring)
+	warnOpenKeyring(stderr, conn, cfg.Keyring)
 	return conn, nil
 }

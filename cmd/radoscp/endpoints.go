@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
@@ -108,7 +107,7 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length 
 		dst = r
 	}
 	if h := lockOf(dst).TookOver; h != nil {
-		fmt.Fprintf(os.Stderr, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
+		fmt.Fprintf(stderr, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
 	}
 	return dst, nil
 }

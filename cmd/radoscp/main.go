@@ -19,6 +19,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetErr(stderr)
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
 	err := root.Execute()
@@ -28,6 +29,6 @@ func main() {
 		err = usageError{cobraWords(err)}
 	}
 	printFailureJSON(os.Stdout, os.Args[1:], err)
-	report(os.Stderr, err)
+	report(stderr, err)
 	os.Exit(exitCode(err))
 }

@@ -100,3 +100,12 @@ func TestE2EInterruptedSaysHowToContinue(t *testing.T) {
 		assertObjects(t, b, dst, data)
 	})
 }
+
+// --progress auto looks at stderr: with 2> a file there are no frames.
+func TestE2EProgressAutoLooksAtStderr(t *testing.T) {
+	conf, src, dst, _, _, _ := copySetup(t, 2)
+	r := runCmd(t, nil, "cp", "-c", conf, "--object-size", "1M", "--length", "2M", "rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
+	if r.code != 0 || strings.Contains(r.stderr, "\r") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -33,7 +33,7 @@ func newSession(cfg config.Config) (*session, error) {
 		return nil, err
 	}
 	s := &session{cfg: cfg, metrics: metrics.New(),
-		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))}
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
 		if err != nil {
@@ -68,14 +68,14 @@ func (s *session) close() {
 }
 
 // progress starts the display if it is wanted: by default only when
-// stdout is a terminal.
+// stderr, where it is drawn, is a terminal (so 2>log gets no frames).
 func (s *session) progress(total uint64) *progressDisplay {
 	on := false
 	switch s.cfg.Progress {
 	case "on":
 		on = true
 	case "auto":
-		on = isTerminal(os.Stdout) && !s.cfg.JSON
+		on = isTerminal(os.Stderr)
 	}
 	return startProgress(s.prog, total, on)
 }
