@@ -45,6 +45,10 @@ CLUSTER_DIR_FILE := .cluster-dir
 deps:
 	test/deps.sh
 
+# man writes the man pages generated from the commands into man/.
+man: build
+	bin/radoscp man man
+
 build:
 	$(GO) build $(TAGS) -o bin/radoscp ./cmd/radoscp
 

@@ -20,7 +20,10 @@ func main() {
 		SilenceErrors: true,
 	}
 	root.SetErr(stderr)
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand())
+	root.AddCommand(newManCommand(root))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
 	err := root.Execute()
 	if err != nil && !started {

@@ -109,3 +109,19 @@ func TestE2EProgressAutoLooksAtStderr(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// --version names the librados loaded; man writes a page per command.
+func TestE2EVersionAndMan(t *testing.T) {
+	r := runCmd(t, nil, "--version")
+	if r.code != 0 || !regexp.MustCompile(`^radoscp \S+ \(librados ABI \d+\.\d+\.\d+ loaded`).MatchString(r.stdout) {
+		t.Fatalf("--version: exit %d: %q %q", r.code, r.stdout, r.stderr)
+	}
+	dir := t.TempDir()
+	if r := runCmd(t, nil, "man", dir); r.code != 0 {
+		t.Fatalf("man: exit %d: %s", r.code, r.stderr)
+	}
+	page := test.Run(t, "cat", dir+"/radoscp-cp.1")
+	if !strings.Contains(page, `\fB--window\fP`) || !strings.Contains(page, ".TH \"RADOSCP\" \"1\"") {
+		t.Fatalf("radoscp-cp.1 lacks --window or its header:\n%.400s", page)
+	}
+}
