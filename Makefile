@@ -40,7 +40,7 @@ TESTFLAGS ?= -race -count=1 -timeout 45m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build build-bench test demo bench bench-report cluster-up cluster-down crash soak fuzz
+.PHONY: deps build build-bench test demo bench bench-report cluster-up cluster-down crash soak fuzz man
 
 deps:
 	test/deps.sh
