@@ -68,7 +68,9 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return usageError{err}
 		}
-		jsonConfigured = cfg.JSON
+		if err := configured(cfg); err != nil {
+			return err
+		}
 		if err := checkProgressFlags(cmd, cfg, f.noProgress); err != nil {
 			return err
 		}

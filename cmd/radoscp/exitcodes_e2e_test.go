@@ -39,3 +39,31 @@ func TestE2EExitCodes(t *testing.T) {
 	}
 	assertObjects(t, b, dst, data)
 }
+
+// The textfile says how the last run ended, also when it failed before
+// any copy, so a failed scheduled job can be alerted on.
+func TestE2EJobMetrics(t *testing.T) {
+	conf, src, dst, _, _, _ := copySetup(t, 2)
+	prom := t.TempDir() + "/radoscp.prom"
+	metric := func(name string) string {
+		for _, l := range strings.Split(test.Run(t, "cat", prom), "\n") {
+			if v, ok := strings.CutPrefix(l, name+" "); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	args := []string{"cp", "-c", conf, "--no-progress", "--metrics-textfile", prom, "--object-size", "1M", "--length", "2M",
+		"rados:radoscp-a/" + src, "rados:radoscp-b/" + dst}
+	if r := runCmd(t, nil, args...); r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if metric("radoscp_job_success") != "1" || metric("radoscp_job_exit_code") != "0" || metric("radoscp_job_copied_bytes") != "2.097152e+06" ||
+		metric("radoscp_job_end_timestamp_seconds") == "" || metric("radoscp_job_start_timestamp_seconds") == "" {
+		t.Fatalf("after a copy:\n%s", test.Run(t, "cat", prom))
+	}
+	r := runCmd(t, nil, append([]string{"cp", "--keyring", t.TempDir() + "/none"}, args[1:]...)...)
+	if r.code != 1 || metric("radoscp_job_success") != "0" || metric("radoscp_job_exit_code") != "1" || metric("radoscp_job_copied_bytes") != "0" {
+		t.Fatalf("after a failed connect (exit %d):\n%s", r.code, test.Run(t, "cat", prom))
+	}
+}

@@ -182,7 +182,9 @@ system's data pools.`,
 		if err != nil {
 			return usageError{err}
 		}
-		jsonConfigured = cfg.JSON
+		if err := configured(cfg); err != nil {
+			return err
+		}
 		if noProgress {
 			cfg.Progress = "off"
 		}

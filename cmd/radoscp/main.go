@@ -33,5 +33,6 @@ func main() {
 	}
 	printFailureJSON(os.Stdout, os.Args[1:], err)
 	report(stderr, err)
+	theJob.finish(exitCode(err))
 	os.Exit(exitCode(err))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/metrics"
 	"github.com/radoscp/radoscp/verify"
+	"golang.org/x/sys/unix"
 )
 
 // session is what one command run shares: metrics (served and written at
@@ -29,11 +30,9 @@ func newSession(cfg config.Config) (*session, error) {
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
 	}
-	if err := checkTextfileDir(cfg.MetricsTextfile); err != nil {
-		return nil, err
-	}
 	s := &session{cfg: cfg, metrics: metrics.New(),
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
+	theJob.session = s
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
 		if err != nil {
@@ -50,12 +49,11 @@ func (s *session) observer() radoscp.Observer {
 	return tee{s.metrics, s.prog}
 }
 
-// finish writes the textfile, once the copy is over.
+// finish writes the textfile, once a copy is over (a batch's after each
+// copy); main writes it again with the run's outcome when it exits.
 func (s *session) finish() {
 	if s.cfg.MetricsTextfile != "" {
-		if err := s.metrics.WriteTextfile(s.cfg.MetricsTextfile); err != nil {
-			s.log.Error("cannot write the metrics textfile", "path", s.cfg.MetricsTextfile, "err", err)
-		}
+		theJob.finishCopy(s)
 	}
 }
 
@@ -100,9 +98,11 @@ func (f *fileProgress) file(r fscopy.Report) {
 
 func (f *fileProgress) finish() { f.d.finish() }
 
+// isTerminal says whether f is a terminal (not merely a character
+// device: 2>/dev/null is not a terminal).
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 var _ radoscp.Observer = (*metrics.Metrics)(nil)

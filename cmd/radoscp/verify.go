@@ -59,7 +59,9 @@ could not be compared, 2 invalid input.`,
 		if err != nil {
 			return usageError{err}
 		}
-		jsonConfigured = cfg.JSON
+		if err := configured(cfg); err != nil {
+			return err
+		}
 		src, err := ParseAddress(args[0])
 		if err != nil {
 			return usage("source: %v", err)
