@@ -12,7 +12,7 @@
 #                      (radoscp-bench run, pinning on as in radoscp cp) and
 #                      the engine micro-benchmarks, regenerate
 #                      docs/bench-results.md, docs/bench-speedup.svg and the
-#                      docs/benchmarks.md's results section (radoscp-bench report), stop
+#                      results section of docs/benchmarks.md (radoscp-bench report), stop
 #                      the cluster
 #   make bench-report  the same report from the results already in docs/bench/
 #   make crash         many kill -9 crash trials on a throwaway cluster
