@@ -12,7 +12,7 @@
 #                      (radoscp-bench run, pinning on as in radoscp cp) and
 #                      the engine micro-benchmarks, regenerate
 #                      docs/bench-results.md, docs/bench-speedup.svg and the
-#                      README's results section (radoscp-bench report), stop
+#                      results section of docs/benchmarks.md (radoscp-bench report), stop
 #                      the cluster
 #   make bench-report  the same report from the results already in docs/bench/
 #   make crash         many kill -9 crash trials on a throwaway cluster
@@ -40,10 +40,14 @@ TESTFLAGS ?= -race -count=1 -timeout 45m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build build-bench test demo bench bench-report cluster-up cluster-down crash soak fuzz
+.PHONY: deps build build-bench test demo bench bench-report cluster-up cluster-down crash soak fuzz man
 
 deps:
 	test/deps.sh
+
+# man writes the man pages generated from the commands into man/.
+man: build
+	bin/radoscp man man
 
 build:
 	$(GO) build $(TAGS) -o bin/radoscp ./cmd/radoscp
@@ -147,14 +151,14 @@ bench: deps build-bench
 	cp "$$work"/*.json "$$work/engine.txt" $(BENCH_DIR)/
 	$(MAKE) --no-print-directory bench-report
 
-# The report, plot and README section from the results in docs/bench/.
+# The report, plot and docs/benchmarks.md section from the results in docs/bench/.
 bench-report: build-bench
 	results=()
 	for s in $(BENCH_SCENARIOS); do
 		if [[ -f $(BENCH_DIR)/$$s.json ]]; then results+=("$(BENCH_DIR)/$$s.json"); fi
 	done
 	bin/radoscp-bench report --out docs/bench-results.md --plot docs/bench-speedup.svg \
-		--engine $(BENCH_DIR)/engine.txt --splice README.md "$${results[@]}"
+		--engine $(BENCH_DIR)/engine.txt --splice docs/benchmarks.md "$${results[@]}"
 	cat docs/bench-results.md
 
 cluster-up: deps

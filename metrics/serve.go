@@ -63,10 +63,14 @@ func (m *Metrics) Serve(addr string) (stop func(context.Context) error, actualAd
 // renamed over it, so the collector never reads half a file; name it
 // *.prom. Unlike Serve it leaves out the Go and process metrics, which
 // would clash with node_exporter's own.
-func (m *Metrics) WriteTextfile(path string) error {
+//
+// extra collectors (a job's start, end and outcome) are written with m.
+func (m *Metrics) WriteTextfile(path string, extra ...prometheus.Collector) error {
 	reg := prometheus.NewRegistry()
-	if err := reg.Register(m); err != nil {
-		return fmt.Errorf("metrics textfile %s: %w", path, err)
+	for _, c := range append([]prometheus.Collector{m}, extra...) {
+		if err := reg.Register(c); err != nil {
+			return fmt.Errorf("metrics textfile %s: %w", path, err)
+		}
 	}
 	if err := prometheus.WriteToTextfile(path, reg); err != nil {
 		return fmt.Errorf("metrics textfile %s: %w", path, err)

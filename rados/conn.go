@@ -207,6 +207,7 @@ func (c *Conn) OpenPoolAt(pool, ns string, snap uint64) (*Pool, error) {
 			return nil, wrap("set read snap", pool, err)
 		}
 	}
+	failWhenFull(io)
 	p := &Pool{conn: c, io: io, name: pool, ns: ns, snap: snap}
 	c.pools = append(c.pools, p)
 	return p, nil

@@ -17,7 +17,9 @@ import (
 // each copy it re-reads the configuration, so an operator can change the
 // window of a long job between copies; a copy in progress keeps the window
 // it started with. It stops at the first failed copy.
-func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cfg config.Config, f cpFlags) error {
+func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cfg config.Config, f cpFlags) (err error) {
+	done := 0
+	defer func() { err = afterCopies(err, done) }()
 	var in io.Reader = cmd.InOrStdin()
 	if f.batch != "-" {
 		file, err := os.Open(f.batch)
@@ -62,6 +64,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if err := r.copy(ctx, cmd, next, req); err != nil {
 			return fmt.Errorf("--batch line %d: %w", line, err)
 		}
+		done++
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -54,7 +51,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 				return nil
 			}
 			if len(args) != 2 {
-				return usage("cp takes SRC and DST, got %d arguments", len(args))
+				return usage("cp takes SRC and DST, got %s", plural(len(args), "argument", "arguments"))
 			}
 			return nil
 		},
@@ -75,13 +72,16 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return usageError{err}
 		}
+		if err := configured(cfg); err != nil {
+			return err
+		}
 		if err := checkProgressFlags(cmd, cfg, f.noProgress); err != nil {
 			return err
 		}
 		if f.noProgress {
 			cfg.Progress = "off"
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		f.offsetsGiven = cmd.Flags().Changed("src-offset") || cmd.Flags().Changed("dst-offset")
 		if f.batch != "" {
@@ -236,6 +236,9 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	if err != nil {
 		return err
 	}
+	if err := checkPoolSpace(r.conn, req.dst.Pool); err != nil {
+		return fmt.Errorf("destination %s: %w", req.dst, err)
+	}
 	dst, err := openDestination(r.conn, cfg, req, length)
 	if err != nil {
 		return err
@@ -289,8 +292,17 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 			cerr = fmt.Errorf("%w; the copy is published as it is", cerr)
 		}
 	}
+	if isInterrupt(cerr) {
+		cerr = interrupted(cfg, req, res, length)
+	}
 	session.finish()
 	printResultVerified(cmd.OutOrStdout(), cfg.JSON, res, checked, cerr)
+	return reported(copyOutcome(res, checked, cerr, req, length, eofBefore))
+}
+
+// copyOutcome classifies a copy's end for its exit code: what was
+// published decides between a partial copy and a failure.
+func copyOutcome(res radoscp.Result, checked *verify.Result, cerr error, req cpRequest, length, eofBefore uint64) error {
 	if checked != nil && cerr != nil {
 		return cerr // copied, and found different: exit 1
 	}
@@ -416,6 +428,10 @@ func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, n
 
 // connectWith connects with extra librados options.
 func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
+	if err := checkConf(cfg); err != nil {
+		return nil, err
+	}
+	defer waitingForMonitor(stderr, cfg)()
 	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,
 		ConfPath:       cfg.Conf,
@@ -425,8 +441,9 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 		ConnectTimeout: cfg.ConnectTimeout,
 		OpTimeout:      cfg.OpTimeout,
 	})
-	if err == nil {
-		warnOpenKeyring(os.Stderr, conn, cfg.Keyring)
+	if err != nil {
+		return nil, keyringError(cfg, err)
 	}
-	return conn, err
+	warnOpenKeyring(stderr, conn, cfg.Keyring)
+	return conn, nil
 }

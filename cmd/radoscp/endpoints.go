@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"syscall"
 
 	"github.com/radoscp/radoscp"
@@ -174,7 +173,7 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length 
 		dst = r
 	}
 	if h := lockOf(dst).TookOver; h != nil {
-		fmt.Fprintf(os.Stderr, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
+		fmt.Fprintf(stderr, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
 	}
 	return dst, nil
 }

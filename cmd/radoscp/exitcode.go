@@ -41,10 +41,12 @@ func exitCode(err error) int {
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &p):
+		// Checked first: invalid input found after some copies (a bad
+		// --batch line) is still a partial run.
+		return exitPartial
 	case errors.As(err, &u):
 		return exitUsage
-	case errors.As(err, &p):
-		return exitPartial
 	default:
 		return exitFailed
 	}
@@ -55,7 +57,11 @@ func exitCode(err error) int {
 // named by the flags that caused them.
 func report(w io.Writer, err error) {
 	if err != nil {
-		fmt.Fprintln(w, "radoscp:", strings.ReplaceAll(flagWords(err), "\n", "; "))
+		msg := plainWords(strings.ReplaceAll(flagWords(err), "\n", "; "))
+		if h := spaceHint(err); h != "" {
+			msg += "; " + h
+		}
+		fmt.Fprintln(w, "radoscp:", msg)
 	}
 }
 

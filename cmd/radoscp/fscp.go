@@ -5,11 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -99,7 +96,7 @@ func openFS(cfg config.Config, name string) (*fsRun, error) {
 	if err != nil {
 		r.close()
 		s.Close()
-		return nil, err
+		return nil, missingFS(name, err)
 	}
 	return &fsRun{runner: r, session: s, fs: fs}, nil
 }
@@ -120,13 +117,13 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 	}
 	f.runner.session.finish()
 	printSummary(cmd.OutOrStdout(), cfg.JSON, sum, err)
-	if errors.Is(err, fscopy.ErrUsage) {
-		return usageError{err}
+	switch {
+	case errors.Is(err, fscopy.ErrUsage):
+		return reported(usageError{err})
+	case err != nil && sum.Files > 0:
+		return reported(partialError{err})
 	}
-	if err != nil && sum.Files > 0 {
-		return partialError{err}
-	}
-	return err
+	return reported(err)
 }
 
 func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpFlags, req cpRequest) error {
@@ -168,7 +165,7 @@ links are reported and left alone. The pool must be one of the file
 system's data pools.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usage("migrate takes one cephfs:/PATH, got %d arguments", len(args))
+				return usage("migrate takes one cephfs:/PATH, got %s", plural(len(args), "argument", "arguments"))
 			}
 			return nil
 		},
@@ -185,6 +182,9 @@ system's data pools.`,
 		cfg, _, err := loader.Load()
 		if err != nil {
 			return usageError{err}
+		}
+		if err := configured(cfg); err != nil {
+			return err
 		}
 		if noProgress {
 			cfg.Progress = "off"
@@ -204,7 +204,7 @@ system's data pools.`,
 			return err
 		}
 		o.Pool = pool
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		run, err := openFS(cfg, a.FS)
 		if err != nil {

@@ -19,14 +19,20 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetErr(stderr)
+	root.Version = versionString()
+	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newManCommand(root))
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
 	err := root.Execute()
 	if err != nil && !started {
 		// Cobra failed before any command ran: unknown command,
 		// wrong arguments, bad flags.
-		err = usageError{err}
+		err = usageError{cobraWords(err)}
 	}
-	report(os.Stderr, err)
+	printFailureJSON(os.Stdout, os.Args[1:], err)
+	report(stderr, err)
+	theJob.finish(exitCode(err))
 	os.Exit(exitCode(err))
 }

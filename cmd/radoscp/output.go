@@ -13,6 +13,7 @@ import (
 
 // jsonResult is the one line --json prints.
 type jsonResult struct {
+	SchemaVersion  int            `json:"schema_version"`
 	Bytes          uint64         `json:"bytes"`
 	PublishedEOF   uint64         `json:"published_eof"`
 	Objects        uint64         `json:"objects"`
@@ -26,6 +27,9 @@ type jsonResult struct {
 	Error          *string        `json:"error"`
 	Errno          int            `json:"errno"`
 	Verify         *jsonVerify    `json:"verify,omitempty"`
+	// ExitCode is set on the line of a failure found before any copy
+	// began, the only line such a run prints.
+	ExitCode *int `json:"exit_code,omitempty"`
 }
 
 // jsonVerify is what --verify found.
@@ -74,13 +78,14 @@ type jsonGeneration struct {
 
 func toJSON(res radoscp.Result, err error) jsonResult {
 	out := jsonResult{
-		Bytes: res.Bytes, PublishedEOF: res.PublishedEOF, Objects: res.Objects,
+		SchemaVersion: jsonSchemaVersion,
+		Bytes:         res.Bytes, PublishedEOF: res.PublishedEOF, Objects: res.Objects,
 		Window: res.Window, AutoWindow: res.Auto, Serial: res.Serial, Fallback: res.Fallback, CutBack: res.CutBack,
 		Generation:     jsonGeneration{Seq: res.Generation.Seq, Size: res.Generation.Size},
 		ElapsedSeconds: res.Elapsed.Seconds(),
 	}
 	if err != nil {
-		msg := err.Error()
+		msg := plainWords(flagWords(err))
 		out.Error = &msg
 		out.Errno = int(store.ErrnoOf(err))
 	}
@@ -116,15 +121,16 @@ func flag(on bool, s string) string {
 // jsonFile is the line --json prints for each path of a CephFS copy: the
 // copy's fields for files, plus what happened to the path.
 type jsonFile struct {
-	Src         string  `json:"src"`
-	Dst         string  `json:"dst"`
-	Outcome     string  `json:"outcome"`
-	Reason      string  `json:"reason,omitempty"`
-	Resumed     bool    `json:"resumed"`
-	ResumedFrom uint64  `json:"resumed_from"`
-	Error       *string `json:"error"`
-	Errno       int     `json:"errno"`
-	*jsonResult `json:"result,omitempty"`
+	SchemaVersion int     `json:"schema_version"`
+	Src           string  `json:"src"`
+	Dst           string  `json:"dst"`
+	Outcome       string  `json:"outcome"`
+	Reason        string  `json:"reason,omitempty"`
+	Resumed       bool    `json:"resumed"`
+	ResumedFrom   uint64  `json:"resumed_from"`
+	Error         *string `json:"error"`
+	Errno         int     `json:"errno"`
+	*jsonResult   `json:"result,omitempty"`
 }
 
 // printReport prints one path's outcome: a JSON line, or a line for each
@@ -132,7 +138,7 @@ type jsonFile struct {
 // single, the copy is of one file, whose failure main reports.
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
-		j := jsonFile{Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
+		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
 			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
 		if r.Err != nil {
 			msg := r.Err.Error()
@@ -163,29 +169,33 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 
 // jsonSummary is the last line --json prints for a CephFS copy.
 type jsonSummary struct {
-	Summary   bool    `json:"summary"`
-	Files     int     `json:"files"`
-	Symlinks  int     `json:"symlinks"`
-	Dirs      int     `json:"dirs"`
-	Skipped   int     `json:"skipped"`
-	Unchanged int     `json:"unchanged"`
-	Failed    int     `json:"failed"`
-	Bytes     uint64  `json:"bytes"`
-	Error     *string `json:"error"`
+	SchemaVersion int     `json:"schema_version"`
+	Summary       bool    `json:"summary"`
+	Files         int     `json:"files"`
+	Symlinks      int     `json:"symlinks"`
+	Dirs          int     `json:"dirs"`
+	Skipped       int     `json:"skipped"`
+	Unchanged     int     `json:"unchanged"`
+	Failed        int     `json:"failed"`
+	Bytes         uint64  `json:"bytes"`
+	Error         *string `json:"error"`
+	Errno         int     `json:"errno"`
+	ExitCode      *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
 func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
 	if asJSON {
-		j := jsonSummary{Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes}
 		if err != nil {
-			msg := err.Error()
-			j.Error = &msg
+			msg := plainWords(err.Error())
+			j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
 		}
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "%d files (%d bytes), %d symlinks, %d directories; %d skipped, %d unchanged, %d failed\n",
-		s.Files, s.Bytes, s.Symlinks, s.Dirs, s.Skipped, s.Unchanged, s.Failed)
+	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed\n",
+		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
+		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
 }

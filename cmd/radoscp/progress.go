@@ -3,8 +3,12 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/radoscp/radoscp"
 )
@@ -19,6 +23,7 @@ type progress struct {
 }
 
 func (p *progress) Progress(n uint64) { p.bytes.Add(n) }
+func (p *progress) InFlight(d int)    { inFlight.Add(int64(d)) }
 
 // reset zeroes the counts: each copy of a --batch is shown from 0 of its
 // own total.
@@ -33,7 +38,60 @@ func (p *progress) CopyDone(_ time.Duration, _ uint64, err error) {
 	}
 }
 
-// progressDisplay redraws one status line on stderr until finished.
+// statusLine is stderr with one status line at its bottom: every other
+// message written through it first clears the line, and the line is
+// redrawn at the next tick, so warnings and log lines are never printed
+// into the middle of it.
+type statusLine struct {
+	mu    sync.Mutex
+	shown bool // a status line is on the screen
+}
+
+// stderr is where radoscp's messages go.
+var stderr = &statusLine{}
+
+func (s *statusLine) Write(b []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shown {
+		os.Stderr.WriteString("\r\033[K")
+		s.shown = false
+	}
+	return os.Stderr.Write(b)
+}
+
+// draw replaces the status line with line, cut to the terminal's width
+// so that it never wraps.
+func (s *statusLine) draw(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := termWidth(); len(line) > w-1 {
+		line = line[:max(w-1, 0)]
+	}
+	os.Stderr.WriteString("\r\033[K" + line)
+	s.shown = true
+}
+
+// end leaves the last status line on the screen, followed by a newline.
+func (s *statusLine) end() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shown {
+		os.Stderr.WriteString("\n")
+		s.shown = false
+	}
+}
+
+// termWidth is stderr's terminal width, or 80.
+func termWidth() int {
+	ws, err := unix.IoctlGetWinsize(int(os.Stderr.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col == 0 {
+		return 80
+	}
+	return int(ws.Col)
+}
+
+// progressDisplay redraws the status line until finished.
 type progressDisplay struct {
 	stop chan struct{}
 	done chan struct{}
@@ -45,7 +103,7 @@ func startProgress(p *progress, total uint64, on bool) *progressDisplay {
 		close(d.done)
 		return d
 	}
-	start := time.Now()
+	r := &rateMeter{}
 	go func() {
 		defer close(d.done)
 		t := time.NewTicker(250 * time.Millisecond)
@@ -53,25 +111,46 @@ func startProgress(p *progress, total uint64, on bool) *progressDisplay {
 		for {
 			select {
 			case <-d.stop:
-				drawProgress(p, total, start)
-				fmt.Fprintln(os.Stderr)
+				stderr.draw(progressLine(p, total, r, termWidth()))
+				stderr.end()
 				return
 			case <-t.C:
-				drawProgress(p, total, start)
+				stderr.draw(progressLine(p, total, r, termWidth()))
 			}
 		}
 	}()
 	return d
 }
 
-func drawProgress(p *progress, total uint64, start time.Time) {
+// rateMeter is the copy rate over the last few seconds, so that the ETA
+// follows the current rate rather than the slow start.
+type rateMeter struct {
+	times []time.Time
+	bytes []uint64
+}
+
+const rateSpan = 5 * time.Second
+
+func (r *rateMeter) rate(now time.Time, done uint64) float64 {
+	r.times, r.bytes = append(r.times, now), append(r.bytes, done)
+	for len(r.times) > 2 && now.Sub(r.times[1]) >= rateSpan {
+		r.times, r.bytes = r.times[1:], r.bytes[1:]
+	}
+	dt := now.Sub(r.times[0]).Seconds()
+	if dt <= 0 {
+		return 0
+	}
+	return float64(done-r.bytes[0]) / dt
+}
+
+// progressLine is the status line, at most width-1 columns: the bar
+// takes what the numbers leave.
+func progressLine(p *progress, total uint64, r *rateMeter, width int) string {
 	done := p.bytes.Load()
-	elapsed := time.Since(start).Seconds()
-	rate := float64(done) / max(elapsed, 1e-9)
+	rate := r.rate(time.Now(), done)
 	if p.perFile {
-		fmt.Fprintf(os.Stderr, "\r%d files, %s, %d objects by copy-from, %s/s   ",
-			p.files.Load(), mib(done), p.objects.Load(), mib(uint64(rate)))
-		return
+		return fmt.Sprintf("%s, %s, %s by copy-from, %s/s",
+			plural(int(p.files.Load()), "file", "files"), size(done), plural(int(p.objects.Load()), "object", "objects"), size(uint64(rate)))
 	}
 	pct, eta := 100.0, "-"
 	if total > 0 {
@@ -80,20 +159,27 @@ func drawProgress(p *progress, total uint64, start time.Time) {
 			eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
 		}
 	}
-	const width = 30
-	filled := int(pct / 100 * width)
-	bar := make([]byte, width)
-	for i := range bar {
-		bar[i] = '.'
-		if i < filled {
-			bar[i] = '#'
-		}
+	text := fmt.Sprintf(" %5.1f%% %s/%s %d obj %s/s ETA %s", pct, size(done), size(total), p.objects.Load(), size(uint64(rate)), eta)
+	bar := min(width-1-len(text)-2, 30)
+	if bar < 10 {
+		return strings.TrimSpace(text)
 	}
-	fmt.Fprintf(os.Stderr, "\r[%s] %5.1f%% %s/%s %d objects %s/s ETA %s   ",
-		bar, pct, mib(done), mib(total), p.objects.Load(), mib(uint64(rate)), eta)
+	filled := int(pct / 100 * float64(bar))
+	return "[" + strings.Repeat("#", filled) + strings.Repeat(".", bar-filled) + "]" + text
 }
 
-func mib(n uint64) string { return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20)) }
+// size is n bytes in binary units, short.
+func size(n uint64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1fGiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1fKiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%dB", n)
+}
 
 func (d *progressDisplay) finish() {
 	select {

@@ -12,6 +12,7 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/metrics"
 	"github.com/radoscp/radoscp/verify"
+	"golang.org/x/sys/unix"
 )
 
 // session is what one command run shares: metrics (served and written at
@@ -30,7 +31,8 @@ func newSession(cfg config.Config) (*session, error) {
 		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
 	}
 	s := &session{cfg: cfg, metrics: metrics.New(),
-		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))}
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
+	theJob.session = s
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
 		if err != nil {
@@ -47,12 +49,11 @@ func (s *session) observer() radoscp.Observer {
 	return tee{s.metrics, s.prog}
 }
 
-// finish writes the textfile, once the copy is over.
+// finish writes the textfile, once a copy is over (a batch's after each
+// copy); main writes it again with the run's outcome when it exits.
 func (s *session) finish() {
 	if s.cfg.MetricsTextfile != "" {
-		if err := s.metrics.WriteTextfile(s.cfg.MetricsTextfile); err != nil {
-			s.log.Error("cannot write the metrics textfile", "path", s.cfg.MetricsTextfile, "err", err)
-		}
+		theJob.finishCopy(s)
 	}
 }
 
@@ -65,7 +66,8 @@ func (s *session) close() {
 }
 
 // progress starts the display of one copy, counting from 0, if it is
-// wanted: by default only when stdout is a terminal.
+// wanted: by default only when stderr, where it is drawn, is a terminal
+// (so 2>log gets no frames).
 func (s *session) progress(total uint64) *progressDisplay {
 	s.prog.reset()
 	on := false
@@ -73,7 +75,7 @@ func (s *session) progress(total uint64) *progressDisplay {
 	case "on":
 		on = true
 	case "auto":
-		on = isTerminal(os.Stdout) && !s.cfg.JSON
+		on = isTerminal(os.Stderr)
 	}
 	return startProgress(s.prog, total, on)
 }
@@ -98,9 +100,11 @@ func (f *fileProgress) file(r fscopy.Report) {
 
 func (f *fileProgress) finish() { f.d.finish() }
 
+// isTerminal says whether f is a terminal (not merely a character
+// device: 2>/dev/null is not a terminal).
 func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
+	return err == nil
 }
 
 var _ radoscp.Observer = (*metrics.Metrics)(nil)

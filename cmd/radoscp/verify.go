@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -46,7 +43,7 @@ Exit codes: 0 identical, 1 something differs (one line per difference) or
 could not be compared, 2 invalid input.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usage("verify takes SRC and DST, got %d arguments", len(args))
+				return usage("verify takes SRC and DST, got %s", plural(len(args), "argument", "arguments"))
 			}
 			return nil
 		},
@@ -64,6 +61,9 @@ could not be compared, 2 invalid input.`,
 		if err != nil {
 			return usageError{err}
 		}
+		if err := configured(cfg); err != nil {
+			return err
+		}
 		src, err := ParseAddress(args[0])
 		if err != nil {
 			return usage("source: %v", err)
@@ -79,7 +79,7 @@ could not be compared, 2 invalid input.`,
 		if byClient {
 			mode = verify.Client
 		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		if src.Scheme == SchemeCephFS {
 			if snap != "" {
@@ -177,14 +177,15 @@ func verifyError(res verify.Result, err error) error {
 
 // jsonVerified is the line --json prints for a verification.
 type jsonVerified struct {
-	Src         string   `json:"src"`
-	Dst         string   `json:"dst"`
-	Same        bool     `json:"same"`
-	Objects     uint64   `json:"objects"`
-	Bytes       uint64   `json:"bytes"`
-	ClientBytes uint64   `json:"client_bytes"`
-	Differences []string `json:"differences"`
-	Error       *string  `json:"error"`
+	SchemaVersion int      `json:"schema_version"`
+	Src           string   `json:"src"`
+	Dst           string   `json:"dst"`
+	Same          bool     `json:"same"`
+	Objects       uint64   `json:"objects"`
+	Bytes         uint64   `json:"bytes"`
+	ClientBytes   uint64   `json:"client_bytes"`
+	Differences   []string `json:"differences"`
+	Error         *string  `json:"error"`
 }
 
 func printVerified(out, errw io.Writer, asJSON bool, src, dst string, res verify.Result, err error) {
@@ -201,6 +202,7 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 		msg := err.Error()
 		j.Error = &msg
 	}
+	j.SchemaVersion = jsonSchemaVersion
 	if asJSON {
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(out, string(b))
@@ -235,7 +237,7 @@ func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, d
 	})
 	run.runner.session.finish()
 	if cfg.JSON {
-		b, _ := json.Marshal(map[string]any{"summary": true, "paths": sum.Paths, "differing": sum.Differing, "failed": sum.Failed,
+		b, _ := json.Marshal(map[string]any{"schema_version": jsonSchemaVersion, "summary": true, "paths": sum.Paths, "differing": sum.Differing, "failed": sum.Failed,
 			"bytes": sum.Bytes, "client_bytes": sum.ClientBytes})
 		fmt.Fprintln(cmd.OutOrStdout(), string(b))
 	} else if err == nil {
