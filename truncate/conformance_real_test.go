@@ -51,40 +51,7 @@ func TestConformanceRealRaw(t *testing.T) {
 func TestConformanceRealStriper(t *testing.T) {
 	conf := test.Conf(t)
 	p := realPool(t, conf, "radoscp-b")
-	reader := realPool(t, conf, "radoscp-b")
-	base := test.UniqueName(t)
-	n := 0
-	names := map[radoscp.Destination]string{}
-	open := func(t *testing.T, name string) radoscp.Destination {
-		d, err := truncate.OpenStriper(p, name, small)
-		if err != nil {
-			t.Fatal(err)
-		}
-		names[d] = name
-		return d
-	}
-	desttest.Run(t, desttest.Subject{
-		Layout: small,
-		New: func(t *testing.T) radoscp.Destination {
-			n++
-			return open(t, base+"-"+strconv.Itoa(n))
-		},
-		Reopen: func(t *testing.T, old radoscp.Destination, _ uint64) radoscp.Destination {
-			return open(t, names[old])
-		},
-		Visible: func(t *testing.T, d radoscp.Destination) uint64 {
-			v, err := reader.Xattr(layout.Striper(names[d]).ObjectName(0), "striper.size")
-			if err != nil {
-				t.Fatal(err)
-			}
-			size, err := strconv.ParseUint(string(v), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return size
-		},
-		Records: true, Publishes: true, Trims: true,
-	}, p)
+	desttest.Run(t, striperSubject(p, realPool(t, conf, "radoscp-b"), small, test.UniqueName(t)), p)
 }
 
 // A CephFS staging file's size is read back through a second CephFS

@@ -62,27 +62,33 @@ func TestConformanceFakeCephFS(t *testing.T) {
 // and locks are store operations, which the fake implements.
 func TestConformanceFakeStriper(t *testing.T) {
 	p := fake.New().Pool("b")
+	desttest.Run(t, striperSubject(p, p, striped, "striped"), p)
+}
+
+// striperSubject is the striped destinations in p named base-1, base-2,
+// ...; reader reads their striper.size as another client would.
+func striperSubject(p, reader store.Objects, l layout.Layout, base string) desttest.Subject {
 	n := 0
 	names := map[radoscp.Destination]string{}
 	open := func(t *testing.T, name string) radoscp.Destination {
-		d, err := truncate.OpenStriper(p, name, striped)
+		d, err := truncate.OpenStriper(p, name, l)
 		if err != nil {
 			t.Fatal(err)
 		}
 		names[d] = name
 		return d
 	}
-	desttest.Run(t, desttest.Subject{
-		Layout: striped,
+	return desttest.Subject{
+		Layout: l,
 		New: func(t *testing.T) radoscp.Destination {
 			n++
-			return open(t, fmt.Sprintf("striped-%d", n))
+			return open(t, fmt.Sprintf("%s-%d", base, n))
 		},
 		Reopen: func(t *testing.T, old radoscp.Destination, _ uint64) radoscp.Destination {
 			return open(t, names[old])
 		},
 		Visible: func(t *testing.T, d radoscp.Destination) uint64 {
-			v, err := p.Xattr(layout.Striper(names[d]).ObjectName(0), "striper.size")
+			v, err := reader.Xattr(layout.Striper(names[d]).ObjectName(0), "striper.size")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +99,7 @@ func TestConformanceFakeStriper(t *testing.T) {
 			return size
 		},
 		Records: true, Publishes: true, Trims: true,
-	}, p)
+	}
 }
 
 // A striped destination can be fault-injected: a failing size update

@@ -21,14 +21,14 @@ func TestE2ESecondSIGINTExitsAtOnce(t *testing.T) {
 	src, data := makeStriperSource(t, conf, "radoscp-a", 32<<20)
 	dst := test.UniqueName(t)
 	t.Cleanup(func() { removeStriper(t, conf, "radoscp-b", dst) })
-	run, log := startWatched(t, "cp", "-c", slow, "--window", "8", "--no-progress", "--json", "--log-level", "debug",
+	run := startCmd(t, nil, "cp", "-c", slow, "--window", "8", "--no-progress", "--json", "--log-level", "debug",
 		"striper:radoscp-a/"+src, "striper:radoscp-b/"+dst)
-	waitFor(t, run, 2*time.Minute, "a checkpoint", func() bool { return regexp.MustCompile(`msg=checkpoint`).MatchString(log.String()) })
+	waitFor(t, run, 2*time.Minute, "a checkpoint", func() bool { return regexp.MustCompile(`msg=checkpoint`).MatchString(run.log.String()) })
 	run.cmd.Process.Signal(syscall.SIGINT)
-	waitFor(t, run, 2*time.Minute, "the first interrupt's message", func() bool { return waitingRE.MatchString(log.String()) })
-	n, _ := strconv.Atoi(waitingRE.FindStringSubmatch(log.String())[1])
+	waitFor(t, run, 2*time.Minute, "the first interrupt's message", func() bool { return waitingRE.MatchString(run.log.String()) })
+	n, _ := strconv.Atoi(waitingRE.FindStringSubmatch(run.log.String())[1])
 	if n == 0 {
-		t.Fatalf("the interrupt landed with no copy in flight:\n%s", log.String())
+		t.Fatalf("the interrupt landed with no copy in flight:\n%s", run.log.String())
 	}
 	run.cmd.Process.Signal(syscall.SIGINT)
 	r := run.wait(t, 2*time.Minute)
@@ -56,10 +56,10 @@ func TestE2EDeadMonitorSaysWhatItWaitsFor(t *testing.T) {
 	dir := t.TempDir()
 	conf := dir + "/ceph.conf"
 	writeFile(t, conf, "[global]\nmon host = 127.0.0.1:1\nauth client required = none\n")
-	run, log := startWatched(t, "cp", "-c", conf, "--connect-timeout", "10m", "--no-progress", "--length", "1M",
+	run := startCmd(t, nil, "cp", "-c", conf, "--connect-timeout", "10m", "--no-progress", "--length", "1M",
 		"rados:radoscp-a/x", "rados:radoscp-b/y")
 	waitFor(t, run, 2*time.Minute, "the message about the monitor", func() bool {
-		return regexp.MustCompile(`waiting for a monitor to answer \(mon_host in .*ceph.conf\), up to 10m0s`).MatchString(log.String())
+		return regexp.MustCompile(`waiting for a monitor to answer \(mon_host in .*ceph.conf\), up to 10m0s`).MatchString(run.log.String())
 	})
 	run.cmd.Process.Signal(syscall.SIGINT)
 	r := run.wait(t, 2*time.Minute)

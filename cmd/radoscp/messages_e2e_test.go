@@ -49,8 +49,8 @@ var continueRE = regexp.MustCompile(`continue with: radoscp (cp .*)\n`)
 // returns its result and the command it says continues it.
 func interruptOnce(t *testing.T, args ...string) (result, []string) {
 	t.Helper()
-	run, log := startWatched(t, args...)
-	waitFor(t, run, 2*time.Minute, "a checkpoint", func() bool { return strings.Contains(log.String(), "msg=checkpoint") })
+	run := startCmd(t, nil, args...)
+	waitFor(t, run, 2*time.Minute, "a checkpoint", func() bool { return strings.Contains(run.log.String(), "msg=checkpoint") })
 	run.cmd.Process.Signal(syscall.SIGINT)
 	r := run.wait(t, 2*time.Minute)
 	if r.code != 3 || regexp.MustCompile(`context canceled|window: stopped`).MatchString(r.stderr) {

@@ -23,11 +23,11 @@ func TestE2EConcurrentCephFSCopies(t *testing.T) {
 	started := time.Now()
 	args := []string{"cp", "-c", e.slow, "--window", "1", "--log-level", "debug", "--no-progress",
 		"cephfs:" + e.path("f"), "cephfs:" + e.path("c")}
-	first, log := startWatched(t, args...)
+	first := startCmd(t, nil, args...)
 	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(log.String(), "msg=checkpoint") {
+	for !strings.Contains(first.log.String(), "msg=checkpoint") {
 		if !first.running() || time.Now().After(deadline) {
-			t.Fatalf("the first run made no checkpoint while running\n%s", log.String())
+			t.Fatalf("the first run made no checkpoint while running\n%s", first.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -59,12 +59,12 @@ func TestE2EConcurrentCephFSCopies(t *testing.T) {
 func TestE2EKilledCopysLockTakenOver(t *testing.T) {
 	e := newSlowEnv(t, 1.0)
 	e.write(t, "f", test.RandomData(32, 16<<20))
-	run, log := startWatched(t, "cp", "-c", e.slow, "--window", "1", "--log-level", "debug", "--no-progress",
+	run := startCmd(t, nil, "cp", "-c", e.slow, "--window", "1", "--log-level", "debug", "--no-progress",
 		"cephfs:"+e.path("f"), "cephfs:"+e.path("c"))
 	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(log.String(), "msg=checkpoint") {
+	for !strings.Contains(run.log.String(), "msg=checkpoint") {
 		if !run.running() || time.Now().After(deadline) {
-			t.Fatalf("no checkpoint before the copy ended\n%s", log.String())
+			t.Fatalf("no checkpoint before the copy ended\n%s", run.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -89,12 +89,12 @@ func TestE2ETreeResumedIntoNewName(t *testing.T) {
 	e.m.MakeDir(e.path("big"), 0o755)
 	e.write(t, "big/f1", test.RandomData(33, 20<<20))
 	e.write(t, "big/f2", test.RandomData(34, 6<<20))
-	run, log := startWatched(t, "cp", "-r", "-c", e.slow, "--window", "1", "--files", "1", "--log-level", "debug", "--no-progress",
+	run := startCmd(t, nil, "cp", "-r", "-c", e.slow, "--window", "1", "--files", "1", "--log-level", "debug", "--no-progress",
 		"cephfs:"+e.path("big"), "cephfs:"+e.path("bigcopy"))
 	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(log.String(), "msg=checkpoint") {
+	for !strings.Contains(run.log.String(), "msg=checkpoint") {
 		if !run.running() || time.Now().After(deadline) {
-			t.Fatalf("no checkpoint before the copy ended\n%s", log.String())
+			t.Fatalf("no checkpoint before the copy ended\n%s", run.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -124,12 +122,12 @@ func TestE2ESlowCephFSTreeAndMigrate(t *testing.T) {
 func TestE2ESlowCephFSFailureThenResume(t *testing.T) {
 	e := newSlowEnv(t, 1.0)
 	e.write(t, "f", test.RandomData(14, 28<<20))
-	run, log := startWatched(t, "cp", "-c", e.slow, "--window", "1", "--log-level", "debug", "--no-progress",
+	run := startCmd(t, nil, "cp", "-c", e.slow, "--window", "1", "--log-level", "debug", "--no-progress",
 		"cephfs:"+e.path("f"), "cephfs:"+e.path("c"))
 	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(log.String(), "msg=checkpoint") {
+	for !strings.Contains(run.log.String(), "msg=checkpoint") {
 		if !run.running() || time.Now().After(deadline) {
-			t.Fatalf("no checkpoint before the copy ended\n%s", log.String())
+			t.Fatalf("no checkpoint before the copy ended\n%s", run.log.String())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -194,24 +192,4 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// startWatched starts radoscp in the background, like startCmd, with its
-// stderr also readable while it runs.
-func startWatched(t *testing.T, args ...string) (*bgRun, *syncBuffer) {
-	t.Helper()
-	log := &syncBuffer{}
-	r := &bgRun{cmd: exec.Command(binary, args...), done: make(chan error, 1)}
-	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, io.MultiWriter(&r.stderr, log)
-	if err := r.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { r.done <- r.cmd.Wait() }()
-	t.Cleanup(func() {
-		if r.cmd.ProcessState == nil {
-			r.cmd.Process.Kill()
-			<-r.done
-		}
-	})
-	return r, log
 }

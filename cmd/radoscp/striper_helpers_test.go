@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,18 +162,20 @@ func checkNoObjectsPastEOF(t *testing.T, conf, pool, name string, eof uint64) {
 	}
 }
 
-// bgRun is a radoscp run in the background.
+// bgRun is a radoscp run in the background. Its stderr is also in log,
+// which a test may read while the run goes on.
 type bgRun struct {
 	cmd            *exec.Cmd
 	stdout, stderr bytes.Buffer
+	log            *syncBuffer
 	done           chan error
 }
 
 func startCmd(t *testing.T, env []string, args ...string) *bgRun {
 	t.Helper()
-	r := &bgRun{cmd: exec.Command(binary, args...), done: make(chan error, 1)}
+	r := &bgRun{cmd: exec.Command(binary, args...), done: make(chan error, 1), log: &syncBuffer{}}
 	r.cmd.Env = append(os.Environ(), env...)
-	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, &r.stderr
+	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, io.MultiWriter(&r.stderr, r.log)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
