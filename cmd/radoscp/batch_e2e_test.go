@@ -89,8 +89,8 @@ func TestE2EBatchProgressPerCopy(t *testing.T) {
 		t.Fatalf("%d final progress lines, want one per copy: %q", len(finals), r.stderr)
 	}
 	for i, f := range finals {
-		if !strings.Contains(f, "100.0% 2.0MiB/2.0MiB 2 objects") {
-			t.Errorf("copy %d ends its progress at %q, want 100.0%% 2.0MiB/2.0MiB 2 objects", i+1, f)
+		if !strings.Contains(f, "100.0% 2.0MiB/2.0MiB 2 obj ") {
+			t.Errorf("copy %d ends its progress at %q, want 100.0%% 2.0MiB/2.0MiB 2 obj", i+1, f)
 		}
 	}
 }
