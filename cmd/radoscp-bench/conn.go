@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/radoscp/radoscp/config"
@@ -52,20 +51,9 @@ var keyringWarning sync.Once
 // list, of which librados takes the first that exists) is readable by
 // group or others.
 func warnOpenKeyring(w io.Writer, conn *rados.Conn, explicit string) {
-	paths := explicit
-	if paths == "" {
-		paths, _ = conn.Raw().GetConfigOption("keyring")
-	}
-	for _, p := range strings.FieldsFunc(paths, func(r rune) bool { return r == ',' || r == ';' || r == ' ' || r == '\t' }) {
-		st, err := os.Stat(p)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		if mode := st.Mode().Perm(); mode&0o077 != 0 {
-			keyringWarning.Do(func() {
-				fmt.Fprintf(w, "radoscp-bench: warning: keyring %s is readable by group or others (mode %04o); anyone who can read it can act as this client: chmod 600 it\n", p, mode)
-			})
-		}
-		return
+	if p, mode, open := conn.OpenKeyring(explicit); open {
+		keyringWarning.Do(func() {
+			fmt.Fprintf(w, "radoscp-bench: warning: keyring %s is readable by group or others (mode %04o); anyone who can read it can act as this client: chmod 600 it\n", p, mode)
+		})
 	}
 }
