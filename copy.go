@@ -132,15 +132,11 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	var pinned *pins
 	if o.PinSource && length > 0 {
-		var err error
 		pinWindow := width
 		if o.Auto && !res.Serial {
 			pinWindow = cmp.Or(o.MaxWindow, DefaultMaxWindow)
 		}
-		if pinned, err = pinSource(ctx, src, srcOff, length, pinWindow); err != nil {
-			res.Elapsed = time.Since(start)
-			return res, err
-		}
+		pinned = startPins(src, srcOff, length, pinWindow)
 	}
 	clock := o.Clock
 	if clock == nil {
@@ -174,6 +170,9 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 			continue
 		}
 		break
+	}
+	if pinned != nil {
+		done, err = cp.settlePins(srcOff, done, err)
 	}
 	res.Bytes = done
 	if done == 0 && errors.Is(err, ErrOffloadOnly) {
