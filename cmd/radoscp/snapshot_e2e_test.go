@@ -256,12 +256,16 @@ func TestE2EPoolSnapshot(t *testing.T) {
 		"rados:radoscp-a/"+other, "striper:radoscp-a/"+name); r.code != 0 {
 		t.Fatalf("replacing the striped head: exit %d: %s", r.code, r.stderr)
 	}
-	if err := a.WriteFull(objName(raw, 1), []byte("head")); err != nil {
+	// Head changes through the rados CLI, a client started after mksnap
+	// returned: a, connected before it, could still hold an OSD map
+	// without the snapshot, and its writes would then carry the old snap
+	// context (the OSDs would keep no clone, and the case would be void).
+	head := filepath.Join(t.TempDir(), "head")
+	if err := os.WriteFile(head, []byte("head"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Remove(objName(raw, 2)); err != nil {
-		t.Fatal(err)
-	}
+	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "put", objName(raw, 1), head)
+	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "rm", objName(raw, 2))
 	// rados --striper cannot read at a snapshot (libradosstriper locks
 	// object 0, a write: EROFS), so the snapshot's striped object is read
 	// as its objects, with rados -s.
