@@ -243,7 +243,7 @@ func TestE2EPoolSnapshot(t *testing.T) {
 	conf := test.Conf(t)
 	snapName := test.UniqueName(t)
 	name, data := makeStriperSource(t, conf, "radoscp-a", 5<<20+123)
-	a := connPool(t, conf, "radoscp-a")
+	a := test.OpenPool(t, conf, "radoscp-a")
 	raw := test.UniqueName(t)
 	objs := writeObjects(t, a, raw, 3, oneMiB)
 	t.Cleanup(func() { cleanupObjects(t, a, raw, 3) })
@@ -282,7 +282,7 @@ func TestE2EPoolSnapshot(t *testing.T) {
 		t.Fatalf("the striped head (%d bytes) is still the snapshot's: the case is void", len(head))
 	}
 
-	b := connPool(t, conf, "radoscp-b")
+	b := test.OpenPool(t, conf, "radoscp-b")
 	for _, c := range confs(t, conf) {
 		t.Run(c.name, func(t *testing.T) {
 			dst := test.UniqueName(t)
@@ -355,7 +355,7 @@ func TestE2EPoolSnapshotRemovedMidCopy(t *testing.T) {
 	t.Cleanup(func() { removeStriper(t, conf, "radoscp-b", dst) })
 	run := startCmd(t, delayEnv(0.5), "cp", "-c", conf, "--snap", snapName, "--window", "1", "--no-progress",
 		"striper:radoscp-a/"+name, "striper:radoscp-b/"+dst)
-	b := connPool(t, conf, "radoscp-b")
+	b := test.OpenPool(t, conf, "radoscp-b")
 	waitFor(t, run, 60*time.Second, "a published checkpoint", func() bool {
 		v, err := b.Xattr(dst+".0000000000000000", "striper.size")
 		n, _ := strconv.ParseUint(string(v), 10, 64)
