@@ -173,6 +173,7 @@ type jsonSummary struct {
 	Summary       bool    `json:"summary"`
 	Files         int     `json:"files"`
 	Symlinks      int     `json:"symlinks"`
+	HardLinks     int     `json:"hard_links"`
 	Dirs          int     `json:"dirs"`
 	Skipped       int     `json:"skipped"`
 	Unchanged     int     `json:"unchanged"`
@@ -185,7 +186,7 @@ type jsonSummary struct {
 
 func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes}
 		if err != nil {
 			msg := plainWords(err.Error())
@@ -195,7 +196,11 @@ func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed\n",
+	links := ""
+	if s.HardLinks > 0 {
+		links = ", " + plural(s.HardLinks, "hard link", "hard links")
+	}
+	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed\n",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
-		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
+		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
 }
