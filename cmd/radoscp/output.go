@@ -177,6 +177,7 @@ type jsonSummary struct {
 	Summary       bool   `json:"summary"`
 	Files         int    `json:"files"`
 	Symlinks      int    `json:"symlinks"`
+	HardLinks     int    `json:"hard_links"`
 	Dirs          int    `json:"dirs"`
 	Skipped       int    `json:"skipped"`
 	Unchanged     int    `json:"unchanged"`
@@ -194,7 +195,7 @@ type jsonSummary struct {
 // the time since its walk began.
 func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds()}
 		if err != nil {
 			msg := plainWords(err.Error())
@@ -204,12 +205,16 @@ func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, elapsed time.Durat
 		fmt.Fprintln(w, string(b))
 		return
 	}
+	links := ""
+	if s.HardLinks > 0 {
+		links = ", " + plural(s.HardLinks, "hard link", "hard links")
+	}
 	rate := 0.0
 	if sec := elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Bytes) / sec / (1 << 20)
 	}
-	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s\n",
+	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s\n",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
-		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
 		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
 }
