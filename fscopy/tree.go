@@ -20,8 +20,9 @@ var ErrUsage = errors.New("invalid request")
 // Copy copies src to dst like cp -a: if dst is an existing directory, the
 // copy is dst/base(src), otherwise dst itself. Directories need recursive.
 // Regular files are copied Options.Files at a time, each through its
-// staging file; symlinks are re-created; other file types are reported
-// and skipped. A failed file does not stop the others; the summary counts
+// staging file; symlinks are re-created; hard links within the tree stay
+// hard links, the data copied once (links.go); other file types are
+// reported and skipped. A failed file does not stop the others; the summary counts
 // them. Directory times are set last, after their contents.
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
@@ -56,7 +57,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src)}
 	t.g.SetLimit(max(c.opts.Files, 1))
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
@@ -81,7 +82,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, t.lastErr
 	}
 	if sum.Failed > 0 {
-		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.Dirs+sum.Failed)
+		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
 	}
 	return sum, nil
 }
@@ -149,9 +150,11 @@ type dirTimes struct {
 // times are set at the end.
 type treeCopy struct {
 	c       *Copier
+	root    string // the source root, which the filter's paths are relative to
 	g       errgroup.Group
 	sum     *Summary
 	dirs    []dirTimes
+	links   links
 	lastErr error
 }
 
@@ -173,19 +176,28 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 	case st.IsRegular():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
+				if g, ok := GroupOf(st); ok {
+					if leader, first := t.links.join(g, st.Nlink, dst); first {
+						leader.finish(true) // later links link to the file kept
+					}
+				}
 				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}
+		leader, follow := t.linkOf(ctx, src, dst, st)
+		if follow {
+			return
+		}
 		t.g.Go(func() error {
-			if ctx.Err() != nil {
-				return nil
+			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
+			if r.Err == nil {
+				r = t.c.CopyFile(ctx, src, dst)
+				t.record(r)
 			}
-			r := t.c.CopyFile(ctx, src, dst)
-			if st.Nlink > 1 && r.Err == nil {
-				r.Reason = fmt.Sprintf("hard link (%d links): copied as a file of its own", st.Nlink)
+			if leader != nil {
+				leader.finish(r.Err == nil)
 			}
-			t.record(r)
 			return nil
 		})
 	case st.IsSymlink():
@@ -208,7 +220,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if IsStaging(e.Name) {
+			if IsStaging(e.Name) || t.excluded(path.Join(src, e.Name), e.Stat) {
 				continue
 			}
 			t.copy(ctx, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat)
