@@ -48,6 +48,8 @@ type Options struct {
 	// copy onto one is refused (ErrUsage), a tree copy skips it.
 	NoClobber bool
 	Sync      Sync
+	// Filter leaves paths of a tree copy or migrate out (nil: none).
+	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of
 	// the source's; copies then go through the client.
 	Striping *layout.Layout

@@ -36,7 +36,10 @@ type Report struct {
 // Summary counts a tree's outcomes.
 type Summary struct {
 	Files, Symlinks, HardLinks, Dirs, Skipped, Failed, Unchanged int
-	Bytes                                                        uint64
+	// Excluded counts the paths the filter left out (a directory
+	// counts once, without what is below it).
+	Excluded int
+	Bytes    uint64
 }
 
 func (s *Summary) add(r Report) {

@@ -57,7 +57,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src)}
 	t.g.SetLimit(max(c.opts.Files, 1))
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
@@ -155,6 +155,7 @@ type dirTimes struct {
 // times are set at the end.
 type treeCopy struct {
 	c       *Copier
+	root    string // the source root, which the filter's paths are relative to
 	g       errgroup.Group
 	sum     *Summary
 	dirs    []dirTimes
@@ -224,7 +225,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if IsStaging(e.Name) {
+			if IsStaging(e.Name) || t.excluded(path.Join(src, e.Name), e.Stat) {
 				continue
 			}
 			t.copy(ctx, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat)
