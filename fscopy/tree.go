@@ -197,7 +197,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 		t.g.Go(func() error {
 			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
 			if r.Err == nil {
-				r = t.c.CopyFile(ctx, src, dst)
+				r = t.c.copyUnlessSame(ctx, src, dst, st)
 				t.record(r)
 			}
 			if leader != nil {
