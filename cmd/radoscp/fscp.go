@@ -22,6 +22,7 @@ import (
 // fsFlags are the flags of CephFS copies.
 type fsFlags struct {
 	recursive, noPreserve, resume bool
+	ignoreTimes                   bool
 	files                         int
 	sync                          string
 	verify                        string
@@ -36,12 +37,13 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 	bindVerify(cmd, &f.verify, "false")
 	bindFilter(cmd, &f.filter)
+	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -53,10 +55,11 @@ func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
 	o := fscopy.Options{
 		// Files are checked by size, mtime and ctime instead (fscopy).
-		Copy:       withoutPins(copyOptions(cfg)),
-		Files:      f.files,
-		NoPreserve: f.noPreserve,
-		Resume:     f.resume,
+		Copy:        withoutPins(copyOptions(cfg)),
+		Files:       f.files,
+		NoPreserve:  f.noPreserve,
+		Resume:      f.resume,
+		IgnoreTimes: f.ignoreTimes,
 	}
 	if f.files < 1 {
 		return o, usage("--files %d: expected at least 1", f.files)
