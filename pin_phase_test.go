@@ -362,3 +362,35 @@ func TestPinsRunWideAndAheadOfTheCopies(t *testing.T) {
 	}
 	assertEqual(t, "copy", f.read(t, 0, objects*obj), f.data)
 }
+
+// A copy into existing data runs one operation at a time and cannot cut
+// back what it wrote past a failure, so a re-check finding an early
+// object changed would come too late: it waits for every pin before its
+// first copy, and re-checks nothing.
+func TestPinnedCopyIntoExistingDataPinsFirst(t *testing.T) {
+	const objects = 100
+	f := newFixture(t, small, objects*obj)
+	stats := newStatHooks(f.srcP)
+	f.source.Objects = stats
+	var early []string
+	f.dst.Objects = &hooked{Objects: f.dst.Objects, before: func(dstOid string) {
+		stats.mu.Lock()
+		defer stats.mu.Unlock()
+		if stats.inflight > 0 || len(stats.stats) < objects {
+			early = append(early, dstOid)
+		}
+	}}
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(objects*obj), 0, objects*obj, radoscp.Options{Window: 16, PinSource: true})
+	if err != nil || !res.Serial {
+		t.Fatalf("copy: serial %v, %v; want a serial success", res.Serial, err)
+	}
+	if len(early) > 0 {
+		t.Errorf("copy-froms %v sent before every pin had returned", early)
+	}
+	for oid, n := range stats.stats {
+		if n != 1 {
+			t.Errorf("%s stat'ed %d times; want once", oid, n)
+		}
+	}
+	assertEqual(t, "copy", f.read(t, 0, objects*obj), f.data)
+}
