@@ -68,6 +68,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	}
 	for i := len(t.dirs) - 1; i >= 0; i-- {
 		d := t.dirs[i]
+		if err := c.setDirQuota(d.dst, d.attrs); err != nil {
+			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
+			continue
+		}
 		if err := c.setDirTimes(d.dst, d.st); err != nil {
 			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
 		}
@@ -144,6 +148,7 @@ func (c *Copier) markTarget(src, dst string) (bool, error) {
 type dirTimes struct {
 	src, dst string
 	st       cephfs.Stat
+	attrs    dirAttrs // quotas are set with the times (dirattrs.go)
 }
 
 // treeCopy is one Copy's state: the file workers and the directories whose
@@ -254,7 +259,14 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 		}
 		return r
 	}
-	xattrs, err := t.c.fs.UserXattrs(src)
+	attrs, err := t.c.readDirAttrs(src)
+	if err == nil {
+		err = t.c.setDirLayout(dst, attrs) // before the directory's files
+	}
+	var xattrs map[string][]byte
+	if err == nil {
+		xattrs, err = t.c.fs.UserXattrs(src)
+	}
 	if err == nil {
 		for name, v := range xattrs {
 			if err = t.c.fs.SetXattr(dst, name, v); err != nil {
@@ -267,7 +279,7 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 		return r
 	}
 	t.c.repMu.Lock()
-	t.dirs = append(t.dirs, dirTimes{src: src, dst: dst, st: st})
+	t.dirs = append(t.dirs, dirTimes{src: src, dst: dst, st: st, attrs: attrs})
 	t.c.repMu.Unlock()
 	return r
 }
