@@ -86,5 +86,8 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Re
 	if l.Pool == t.c.opts.Pool {
 		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool}
 	}
+	if t.c.opts.DryRun {
+		return t.c.dryRunMigrate(p, st, l.Pool)
+	}
 	return t.c.CopyFile(ctx, p, p)
 }

@@ -30,7 +30,10 @@ type Report struct {
 	Resumed     bool
 	// Verified is what verifying the copy found, when it was verified.
 	Verified *verify.Result
-	Err      error
+	// DryRun marks what a dry run says the copy would do: nothing was
+	// written for it.
+	DryRun bool
+	Err    error
 }
 
 // Summary counts a tree's outcomes.

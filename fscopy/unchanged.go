@@ -15,6 +15,9 @@ func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs
 	if r, same := c.sameAtDestination(ctx, src, dst, sst); same {
 		return r
 	}
+	if c.opts.DryRun {
+		return c.dryRunFile(src, dst, sst)
+	}
 	return c.CopyFile(ctx, src, dst)
 }
 
