@@ -56,7 +56,9 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 	case st.IsRegular():
 		t.g.Go(func() error {
 			if ctx.Err() == nil {
-				t.record(t.migrateFile(ctx, p, st))
+				r := t.migrateFile(ctx, p, st)
+				r.Size = st.Size
+				t.record(r)
 			}
 			return nil
 		})

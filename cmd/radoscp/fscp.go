@@ -158,6 +158,9 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		prog.file(r)
 		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
+	if !o.DryRun {
+		prog.count(ctx, c, req.src.Path)
+	}
 	run.start = time.Now()
 	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
 	prog.finish()
@@ -236,6 +239,9 @@ system's data pools.`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
+		if !o.DryRun {
+			prog.count(ctx, c, a.Path)
+		}
 		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
 		prog.finish()
