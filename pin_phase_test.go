@@ -17,7 +17,10 @@ import (
 )
 
 // hooked runs before when the copy-from of a destination object is
-// submitted and after once it has completed and been waited for.
+// submitted and after once it has completed. after runs as soon as the
+// copy completes, on a goroutine of its own, not when the window comes to
+// collect it (the window may be waiting on a pin then); the copy counts
+// as complete only once after has run.
 type hooked struct {
 	store.Objects
 	before, after func(dstOid string)
@@ -31,19 +34,25 @@ func (h *hooked) Submit(dstOid string, src store.Location, o store.CopyOptions) 
 	if err != nil || h.after == nil {
 		return p, err
 	}
-	return &hookedPending{Pending: p, after: func() { h.after(dstOid) }}, nil
+	hp := &hookedPending{Pending: p, ready: make(chan struct{})}
+	go func() {
+		<-p.Ready()
+		h.after(dstOid)
+		close(hp.ready)
+	}()
+	return hp, nil
 }
 
 type hookedPending struct {
 	store.Pending
-	once  sync.Once
-	after func()
+	ready chan struct{}
 }
 
+func (p *hookedPending) Ready() <-chan struct{} { return p.ready }
+
 func (p *hookedPending) Wait() error {
-	err := p.Pending.Wait()
-	p.once.Do(p.after)
-	return err
+	<-p.ready
+	return p.Pending.Wait()
 }
 
 // statHooks watches the stats of a copy's source objects: it counts them
