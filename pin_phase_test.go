@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -327,7 +329,7 @@ func TestRealPinnedCopyPromise(t *testing.T) {
 				runPinCase(t, c, pinTarget{engine: r.engine, source: r.source, srcPool: r.a,
 					dst:        func(_, o store.Objects) radoscp.Destination { r.dstObjects = o; return r.raw(0) },
 					dstObjects: r.dstObjects, dstNames: layout.Prefix(r.dstName), data: r.data,
-					read:     func(off, n uint64) []byte { return r.read(t, off, n) },
+					read:     func(off, n uint64) []byte { return radosGetObjects(t, layout.Prefix(r.dstName), mib, off, n) },
 					existing: func(from, to uint64) []uint64 { return r.existing(t, from, to) }})
 			})
 		}
@@ -402,4 +404,28 @@ func TestPinnedCopyIntoExistingDataPinsFirst(t *testing.T) {
 		}
 	}
 	assertEqual(t, "copy", f.read(t, 0, objects*obj), f.data)
+}
+
+// radosGetObjects reads [off, off+n) of a destination of whole objects of
+// objSize in radoscp-b with the rados CLI, a reader that is not radoscp:
+// a missing object reads as zeros.
+func radosGetObjects(t *testing.T, names layout.Namer, objSize, off, n uint64) []byte {
+	t.Helper()
+	out := make([]byte, 0, n)
+	for obj := off / objSize; obj*objSize < off+n; obj++ {
+		path := filepath.Join(t.TempDir(), "obj")
+		data := make([]byte, objSize)
+		if o, err := test.RadosCLI(test.Conf(t), "-p", "radoscp-b", "get", names.ObjectName(obj), path); err == nil {
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copy(data, got)
+		} else if !strings.Contains(string(o), "No such file") {
+			t.Fatalf("rados get %s: %v\n%s", names.ObjectName(obj), err, o)
+		}
+		from, to := max(off, obj*objSize)-obj*objSize, min(off+n, (obj+1)*objSize)-obj*objSize
+		out = append(out, data[from:to]...)
+	}
+	return out
 }
