@@ -38,6 +38,8 @@ type Options struct {
 	// offload-only).
 	Copy radoscp.Options
 	// Files is how many files are copied at once; 0 or less means 1.
+	// Files of at most 1 MiB count as 1/8 of a file each (see
+	// fileWeight): up to 8*Files of them are in flight.
 	Files int
 	// NoPreserve skips ownership, times and user xattrs (the mode is the
 	// source's, without setuid, setgid and group/other write).

@@ -35,8 +35,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum}
-	t.g.SetLimit(max(c.opts.Files, 1))
+	t := &treeCopy{c: c, sum: &sum, inFlight: newInFlight(c.opts.Files)}
 	t.migrate(ctx, path.Clean(root), st)
 	t.g.Wait()
 	if err := ctx.Err(); err != nil {
@@ -54,11 +53,10 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 	}
 	switch {
 	case st.IsRegular():
-		t.g.Go(func() error {
+		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() == nil {
 				t.record(t.migrateFile(ctx, p, st))
 			}
-			return nil
 		})
 	case st.IsDir():
 		entries, err := t.c.fs.ReadDir(p)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -19,7 +20,8 @@ var ErrUsage = errors.New("invalid request")
 
 // Copy copies src to dst like cp -a: if dst is an existing directory, the
 // copy is dst/base(src), otherwise dst itself. Directories need recursive.
-// Regular files are copied Options.Files at a time, each through its
+// Regular files are copied Options.Files at a time (more when small, see
+// fileWeight), each through its
 // staging file; symlinks are re-created; other file types are reported
 // and skipped. A failed file does not stop the others; the summary counts
 // them. Directory times are set last, after their contents.
@@ -56,8 +58,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum}
-	t.g.SetLimit(max(c.opts.Files, 1))
+	t := &treeCopy{c: c, sum: &sum, inFlight: newInFlight(c.opts.Files)}
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
 	if marked && sum.Failed == 0 && ctx.Err() == nil {
@@ -148,11 +149,12 @@ type dirTimes struct {
 // treeCopy is one Copy's state: the file workers and the directories whose
 // times are set at the end.
 type treeCopy struct {
-	c       *Copier
-	g       errgroup.Group
-	sum     *Summary
-	dirs    []dirTimes
-	lastErr error
+	c        *Copier
+	g        errgroup.Group
+	inFlight *semaphore.Weighted
+	sum      *Summary
+	dirs     []dirTimes
+	lastErr  error
 }
 
 func (t *treeCopy) record(r Report) {
@@ -177,16 +179,15 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 				return
 			}
 		}
-		t.g.Go(func() error {
+		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() != nil {
-				return nil
+				return
 			}
 			r := t.c.CopyFile(ctx, src, dst)
 			if st.Nlink > 1 && r.Err == nil {
 				r.Reason = fmt.Sprintf("hard link (%d links): copied as a file of its own", st.Nlink)
 			}
 			t.record(r)
-			return nil
 		})
 	case st.IsSymlink():
 		if t.c.opts.NoClobber {
