@@ -80,6 +80,9 @@ type Copier struct {
 	mu    sync.Mutex
 	pools map[poolKey]*rados.Pool
 	snaps map[string]*snapshot // source snapshots, by root
+	// dirLayouts is the layout the last new staging file in each
+	// destination directory got (see inheritedLayout).
+	dirLayouts map[string]cephfs.FileLayout
 	repMu sync.Mutex
 }
 
@@ -90,7 +93,7 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 		report = func(Report) {}
 	}
 	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
-		snaps: map[string]*snapshot{}}
+		snaps: map[string]*snapshot{}, dirLayouts: map[string]cephfs.FileLayout{}}
 }
 
 func (c *Copier) emit(r Report) {

@@ -336,7 +336,7 @@ func coverForPurge(file *cephfs.File, size uint64) {
 // initStaging sets a new staging file's layout while it is empty and
 // records its source, unless single (a one-object copy, see oneObject).
 func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout, single bool) (*truncate.CephFS, error) {
-	inherited, err := file.Layout()
+	inherited, err := c.inheritedLayout(file, single)
 	if err != nil {
 		return nil, err
 	}
