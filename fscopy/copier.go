@@ -49,7 +49,12 @@ type Options struct {
 	// NoClobber leaves every existing destination path alone: a file
 	// copy onto one is refused (ErrUsage), a tree copy skips it.
 	NoClobber bool
-	Sync      Sync
+	// IgnoreTimes copies every file of a tree, also those whose
+	// destination already has their size, mtime, mode and owner.
+	IgnoreTimes bool
+	Sync        Sync
+	// Filter leaves paths of a tree copy or migrate out (nil: none).
+	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of
 	// the source's; copies then go through the client.
 	Striping *layout.Layout
@@ -83,7 +88,7 @@ type Copier struct {
 	// dirLayouts is the layout the last new staging file in each
 	// destination directory got (see inheritedLayout).
 	dirLayouts map[string]cephfs.FileLayout
-	repMu sync.Mutex
+	repMu      sync.Mutex
 }
 
 // New returns a copier; report (nil for none) receives each file's

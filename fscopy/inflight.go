@@ -34,11 +34,17 @@ func newInFlight(files int) *semaphore.Weighted {
 }
 
 // goFile runs copy in the tree copy's group once a file of size bytes
-// fits in the budget; it waits until then. It returns false, without
-// running copy, when ctx ends first.
+// fits in the budget; it waits until then. When ctx ends first, copy
+// still runs, outside the budget, so that it can report the file and let
+// what waits for it (hard links) go on; it returns false then. copy must
+// do nothing but that once ctx has ended.
 func (t *treeCopy) goFile(ctx context.Context, size uint64, copy func()) bool {
 	w := fileWeight(size)
 	if err := t.inFlight.Acquire(ctx, w); err != nil {
+		t.g.Go(func() error {
+			copy()
+			return nil
+		})
 		return false
 	}
 	t.g.Go(func() error {

@@ -35,8 +35,8 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum, inFlight: newInFlight(c.opts.Files)}
-	t.migrate(ctx, path.Clean(root), st)
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files)}
+	t.migrate(ctx, t.root, st)
 	t.g.Wait()
 	if err := ctx.Err(); err != nil {
 		return sum, err
@@ -65,7 +65,7 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if !IsStaging(e.Name) {
+			if !IsStaging(e.Name) && !t.excluded(path.Join(p, e.Name), e.Stat) {
 				t.migrate(ctx, path.Join(p, e.Name), e.Stat)
 			}
 		}
