@@ -55,7 +55,9 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 	case st.IsRegular():
 		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() == nil {
-				t.record(t.migrateFile(ctx, p, st))
+				r := t.migrateFile(ctx, p, st)
+				r.Size = st.Size
+				t.record(r)
 			}
 		})
 	case st.IsDir():
@@ -83,6 +85,9 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Re
 	}
 	if l.Pool == t.c.opts.Pool {
 		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool}
+	}
+	if t.c.opts.DryRun {
+		return t.c.dryRunMigrate(p, st, l.Pool)
 	}
 	return t.c.CopyFile(ctx, p, p)
 }
