@@ -185,7 +185,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
 				if g, ok := GroupOf(st); ok {
-					if leader, first := t.links.join(g, st.Nlink, dst); first {
+					if leader, first := t.links.join(g, dst); first {
 						leader.finish(true) // later links link to the file kept
 					}
 				}
