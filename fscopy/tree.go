@@ -189,7 +189,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 						leader.finish(true) // later links link to the file kept
 					}
 				}
-				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
+				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Size: st.Size, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}
