@@ -35,7 +35,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum}
+	t := &treeCopy{c: c, sum: &sum, sh: newShardWalk(c.opts.Shard, root, root)}
 	t.g.SetLimit(max(c.opts.Files, 1))
 	t.migrate(ctx, path.Clean(root), st)
 	t.g.Wait()
@@ -45,7 +45,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d files failed", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
 	}
-	return sum, nil
+	return sum, sum.findings()
 }
 
 func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
@@ -54,6 +54,9 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 	}
 	switch {
 	case st.IsRegular():
+		if t.sh != nil && t.skipMigrate(p, st) {
+			return
+		}
 		t.g.Go(func() error {
 			if ctx.Err() == nil {
 				t.record(t.migrateFile(ctx, p, st))

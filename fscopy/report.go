@@ -29,16 +29,32 @@ type Report struct {
 	Resumed     bool
 	// Verified is what verifying the copy found, when it was verified.
 	Verified *verify.Result
-	Err      error
+	// Finding is what the final pass of a sharded copy found (shard.go).
+	Finding Finding
+	Err     error
 }
 
 // Summary counts a tree's outcomes.
 type Summary struct {
 	Files, Symlinks, Dirs, Skipped, Failed, Unchanged int
 	Bytes                                             uint64
+	// Seen counts the regular files and symlinks a sharded worker's walk
+	// met, its share or not: workers whose counts differ walked
+	// different trees (the source changed between their walks).
+	Seen int
+	// Missed, Changed and Extra count the final pass's findings.
+	Missed, Changed, Extra int
 }
 
 func (s *Summary) add(r Report) {
+	switch r.Finding {
+	case Missed:
+		s.Missed++
+	case Changed:
+		s.Changed++
+	case Extra:
+		s.Extra++
+	}
 	switch r.Outcome {
 	case Copied:
 		s.Files++

@@ -24,6 +24,7 @@ type fsFlags struct {
 	files                         int
 	sync                          string
 	verify                        string
+	shard                         string
 }
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
@@ -33,12 +34,13 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 	bindVerify(cmd, &f.verify, "false")
+	bindShard(cmd, &f.shard, true)
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "shard"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -64,6 +66,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	}
 	if o.Verify, err = verify.ParseMode(f.verify); err != nil {
 		return o, usageError{err}
+	}
+	if o.Shard, err = parseShard(f.shard, true); err != nil {
+		return o, err
 	}
 	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
 		l, err := flagLayout(cfg)
@@ -116,7 +121,7 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		}
 	}
 	f.runner.session.finish()
-	printSummary(cmd.OutOrStdout(), cfg.JSON, sum, err)
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.Shard, sum, err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
@@ -135,6 +140,9 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		return err
 	}
 	o.NoClobber = req.noClobber
+	if o.Shard.On() && !f.fs.recursive {
+		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
+	}
 	run, err := openFS(cfg, req.src.FS)
 	if err != nil {
 		return err
@@ -177,6 +185,7 @@ system's data pools.`,
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted migrations from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
 	bindVerify(cmd, &f.verify, "true")
+	bindShard(cmd, &f.shard, true)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -126,6 +127,7 @@ type jsonFile struct {
 	Dst           string  `json:"dst"`
 	Outcome       string  `json:"outcome"`
 	Reason        string  `json:"reason,omitempty"`
+	Finding       string  `json:"finding,omitempty"`
 	Resumed       bool    `json:"resumed"`
 	ResumedFrom   uint64  `json:"resumed_from"`
 	Error         *string `json:"error"`
@@ -139,7 +141,7 @@ type jsonFile struct {
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
 		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
-			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
+			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
 		if r.Err != nil {
 			msg := r.Err.Error()
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
@@ -157,6 +159,8 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	case r.Err != nil && single:
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
+	case r.Finding != "":
+		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, r.Src, libraryTerms.Replace(r.Reason))
 	case r.Outcome == fscopy.Skipped:
 		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
 	case r.Reason != "":
@@ -169,24 +173,35 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 
 // jsonSummary is the last line --json prints for a CephFS copy.
 type jsonSummary struct {
-	SchemaVersion int     `json:"schema_version"`
-	Summary       bool    `json:"summary"`
-	Files         int     `json:"files"`
-	Symlinks      int     `json:"symlinks"`
-	Dirs          int     `json:"dirs"`
-	Skipped       int     `json:"skipped"`
-	Unchanged     int     `json:"unchanged"`
-	Failed        int     `json:"failed"`
-	Bytes         uint64  `json:"bytes"`
-	Error         *string `json:"error"`
-	Errno         int     `json:"errno"`
-	ExitCode      *int    `json:"exit_code,omitempty"` // as in jsonResult
+	SchemaVersion int    `json:"schema_version"`
+	Summary       bool   `json:"summary"`
+	Files         int    `json:"files"`
+	Symlinks      int    `json:"symlinks"`
+	Dirs          int    `json:"dirs"`
+	Skipped       int    `json:"skipped"`
+	Unchanged     int    `json:"unchanged"`
+	Failed        int    `json:"failed"`
+	Bytes         uint64 `json:"bytes"`
+	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
+	// worker, the files and symlinks its walk met; Missed, Changed and
+	// Extra the final pass's findings (fscopy.Finding).
+	Shard    string  `json:"shard,omitempty"`
+	Seen     *int    `json:"seen,omitempty"`
+	Missed   int     `json:"missed"`
+	Changed  int     `json:"changed"`
+	Extra    int     `json:"extra"`
+	Error    *string `json:"error"`
+	Errno    int     `json:"errno"`
+	ExitCode *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
-func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
+func printSummary(w io.Writer, asJSON bool, sh shard.Shard, s fscopy.Summary, err error) {
 	if asJSON {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes}
+			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes, Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra}
+		if sh.Worker() {
+			j.Seen = &s.Seen
+		}
 		if err != nil {
 			msg := plainWords(err.Error())
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
@@ -195,7 +210,17 @@ func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed\n",
+	if sh.On() {
+		fmt.Fprintf(w, "shard %s: ", sh)
+	}
+	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
+	switch {
+	case sh.Worker():
+		fmt.Fprintf(w, "; %d files and symlinks walked in all", s.Seen)
+	case sh.Finish:
+		fmt.Fprintf(w, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
+	}
+	fmt.Fprintln(w)
 }
