@@ -48,7 +48,12 @@ type Options struct {
 	// NoClobber leaves every existing destination path alone: a file
 	// copy onto one is refused (ErrUsage), a tree copy skips it.
 	NoClobber bool
-	Sync      Sync
+	// IgnoreTimes copies every file of a tree, also those whose
+	// destination already has their size, mtime, mode and owner.
+	IgnoreTimes bool
+	Sync        Sync
+	// Filter leaves paths of a tree copy or migrate out (nil: none).
+	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of
 	// the source's; copies then go through the client.
 	Striping *layout.Layout

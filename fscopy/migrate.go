@@ -35,9 +35,9 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum, sh: newShardWalk(c.opts.Shard, root, root)}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), sh: newShardWalk(c.opts.Shard, root, root)}
 	t.g.SetLimit(max(c.opts.Files, 1))
-	t.migrate(ctx, path.Clean(root), st)
+	t.migrate(ctx, t.root, st)
 	t.g.Wait()
 	if err := ctx.Err(); err != nil {
 		return sum, err
@@ -70,7 +70,7 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if !IsStaging(e.Name) {
+			if !IsStaging(e.Name) && !t.excluded(path.Join(p, e.Name), e.Stat) {
 				t.migrate(ctx, path.Join(p, e.Name), e.Stat)
 			}
 		}

@@ -11,6 +11,7 @@ type Outcome string
 const (
 	Copied    Outcome = "copied"    // a file, complete and in place
 	Linked    Outcome = "symlink"   // a symlink, re-created
+	HardLink  Outcome = "hardlink"  // a hard link to a file copied earlier in the tree
 	Dir       Outcome = "dir"       // a directory, made (or already there)
 	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
 	Failed    Outcome = "failed"    // an error; Err says which
@@ -36,8 +37,11 @@ type Report struct {
 
 // Summary counts a tree's outcomes.
 type Summary struct {
-	Files, Symlinks, Dirs, Skipped, Failed, Unchanged int
-	Bytes                                             uint64
+	Files, Symlinks, HardLinks, Dirs, Skipped, Failed, Unchanged int
+	// Excluded counts the paths the filter left out (a directory
+	// counts once, without what is below it).
+	Excluded int
+	Bytes    uint64
 	// Seen counts the regular files and symlinks a sharded worker's walk
 	// met, its share or not: workers whose counts differ walked
 	// different trees (the source changed between their walks).
@@ -61,6 +65,8 @@ func (s *Summary) add(r Report) {
 		s.Bytes += r.Result.Bytes
 	case Linked:
 		s.Symlinks++
+	case HardLink:
+		s.HardLinks++
 	case Dir:
 		s.Dirs++
 	case Skipped:

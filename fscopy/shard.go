@@ -54,6 +54,7 @@ const (
 type shardWalk struct {
 	s    shard.Shard
 	root string // the source root: keys are paths relative to it
+	dst  string // the destination root
 	// made: destination directories a worker has made (or found), with
 	// the error if it could not; used by the walk's goroutine only.
 	made map[string]error
@@ -72,7 +73,7 @@ func newShardWalk(s shard.Shard, root, dst string) *shardWalk {
 	if !s.On() {
 		return nil
 	}
-	return &shardWalk{s: s, root: path.Clean(root), made: map[string]error{path.Clean(dst): nil}, pending: map[string]note{}}
+	return &shardWalk{s: s, root: path.Clean(root), dst: path.Clean(dst), made: map[string]error{}, pending: map[string]note{}}
 }
 
 // rel is p relative to the walk's root, "." for the root itself.
@@ -86,19 +87,20 @@ func rel(root, p string) string {
 	return strings.TrimPrefix(p, root+"/")
 }
 
-// key is the share key of the entry at p.
-func (w *shardWalk) key(p string, st cephfs.Stat) string {
-	links := st.Nlink
-	if !st.IsRegular() {
-		links = 1 // only files' links are hard links
+// shardOf is the worker, of n, whose share the entry at p is: by its
+// path (shard.Of), or for a hard-linked file by its link group
+// (LinkGroup.Shard), so that one worker has every name of an inode.
+func (w *shardWalk) shardOf(p string, st cephfs.Stat, n int) int {
+	if g, ok := GroupOf(st); ok {
+		return g.Shard(n)
 	}
-	return shard.Key(rel(w.root, p), st.Ino, links)
+	return shard.Of(rel(w.root, p), n)
 }
 
 // owns reports whether this run takes the entry at p: a worker its
 // share, the final pass and an unsharded run everything.
 func (w *shardWalk) owns(p string, st cephfs.Stat) bool {
-	return w == nil || w.s.Owns(w.key(p, st))
+	return w == nil || !w.s.Worker() || w.shardOf(p, st, w.s.N) == w.s.K
 }
 
 func (w *shardWalk) worker() bool { return w != nil && w.s.Worker() }
@@ -151,7 +153,7 @@ func (t *treeCopy) skip(src, dst string, st cephfs.Stat) bool {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
 			return true
 		case same:
-			t.record(Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: "in place: copied by a worker"})
+			t.record(Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: "in place: made by a worker"})
 			return true
 		case f != "":
 			w.mu.Lock()
@@ -165,14 +167,17 @@ func (t *treeCopy) skip(src, dst string, st cephfs.Stat) bool {
 // annotate gives r the finding the final pass made of its path, if the
 // pass had to copy it.
 func (w *shardWalk) annotate(r *Report) {
-	if !w.finish() || (r.Outcome != Copied && r.Outcome != Linked && r.Outcome != Failed) {
+	if !w.finish() {
 		return
 	}
 	w.mu.Lock()
 	n, ok := w.pending[r.Src]
 	delete(w.pending, r.Src)
 	w.mu.Unlock()
-	if ok {
+	// A file found the same by the copy's own check is unchanged; a
+	// hard link already in place is reported as a hard link.
+	copied := r.Outcome == Copied || r.Outcome == Linked || r.Outcome == Failed || (r.Outcome == HardLink && n.f == Missed)
+	if ok && copied {
 		r.Finding = n.f
 		r.Reason = strings.TrimPrefix(r.Reason+"; "+n.why, "; ")
 	}
@@ -183,7 +188,7 @@ func (w *shardWalk) annotate(r *Report) {
 func (w *shardWalk) why(f Finding, p string, st cephfs.Stat) string {
 	owner := ""
 	if w.s.N > 0 {
-		owner = fmt.Sprintf(" (shard %d/%d's)", shard.Of(w.key(p, st), w.s.N), w.s.N)
+		owner = fmt.Sprintf(" (shard %d/%d's)", w.shardOf(p, st, w.s.N), w.s.N)
 	}
 	if f == Missed {
 		return "no worker had copied it" + owner + ": created in the source after the workers' walks, or its worker did not finish"
@@ -191,13 +196,12 @@ func (w *shardWalk) why(f Finding, p string, st cephfs.Stat) string {
 	return "the destination was not the source as it is now" + owner + ": the source changed after a worker copied it"
 }
 
-// inPlace says whether dst already is a copy of src as a worker would
-// have left it: a regular file of the same size, mode, owner and mtime
-// (without preserve, only the size), whose source has not changed since
-// (its ctime is not after the copy's); a symlink with the same target
-// (and mtime). Only complete copies are ever renamed into place, so such
-// a file is complete. Otherwise it names the finding: Missed when dst
-// does not exist, Changed when it is something else.
+// inPlace is the final pass's look at the destination of a file or
+// symlink: Missed when it does not exist. A symlink with the source's
+// target (and mtime) is in place; another one Changed. A regular file
+// that exists is Changed if the copy's own check (sameAtDestination:
+// size, mtime, mode, owner, user xattrs) does not find it the same, and
+// then copied again.
 func (c *Copier) inPlace(src, dst string, st cephfs.Stat) (Finding, bool, error) {
 	if !st.IsRegular() && !st.IsSymlink() {
 		return "", false, nil
@@ -209,25 +213,18 @@ func (c *Copier) inPlace(src, dst string, st cephfs.Stat) (Finding, bool, error)
 	if err != nil {
 		return "", false, err
 	}
-	if have.Mode&syscall.S_IFMT != st.Mode&syscall.S_IFMT {
+	if st.IsRegular() || !have.IsSymlink() {
 		return Changed, false, nil
 	}
-	meta := c.opts.NoPreserve || (have.Perm() == st.Perm() && have.UID == st.UID && have.GID == st.GID && have.Mtime.Equal(st.Mtime))
-	if st.IsSymlink() {
-		a, err := c.fs.Readlink(src)
-		if err != nil {
-			return "", false, err
-		}
-		b, err := c.fs.Readlink(dst)
-		if err != nil {
-			return "", false, err
-		}
-		if a == b && (c.opts.NoPreserve || have.Mtime.Equal(st.Mtime)) {
-			return "", true, nil
-		}
-		return Changed, false, nil
+	a, err := c.fs.Readlink(src)
+	if err != nil {
+		return "", false, err
 	}
-	if have.Size == st.Size && meta && !st.Ctime.After(have.Ctime) {
+	b, err := c.fs.Readlink(dst)
+	if err != nil {
+		return "", false, err
+	}
+	if a == b && (c.opts.NoPreserve || have.Mtime.Equal(st.Mtime)) {
 		return "", true, nil
 	}
 	return Changed, false, nil
@@ -241,8 +238,12 @@ func (t *treeCopy) ensureDir(dir string) error {
 	if err, ok := w.made[dir]; ok {
 		return err
 	}
-	err := t.ensureDir(path.Dir(dir))
-	if err == nil {
+	src := path.Join(w.root, rel(w.dst, dir))
+	var err error
+	if dir != w.dst { // the target itself is made by markTarget
+		err = t.ensureDir(path.Dir(dir))
+	}
+	if err == nil && dir != w.dst {
 		err = t.c.fs.Mkdir(dir, 0o700)
 		if errors.Is(err, fs.ErrExist) {
 			err = nil
@@ -250,9 +251,18 @@ func (t *treeCopy) ensureDir(dir string) error {
 				err = fmt.Errorf("cephfs:%s exists and is not a directory", dir)
 			}
 		}
-		if err == nil {
-			t.record(Report{Src: dir, Dst: dir, Outcome: Dir})
+	}
+	if err == nil && !t.c.opts.NoPreserve {
+		// Every worker sets the layout before its own first file in
+		// the directory: it cannot know whether the one that made it
+		// has yet (setDirLayout leaves a layout already there alone).
+		var attrs dirAttrs
+		if attrs, err = t.c.readDirAttrs(src); err == nil {
+			err = t.c.setDirLayout(dir, attrs)
 		}
+	}
+	if err == nil {
+		t.record(Report{Src: src, Dst: dir, Outcome: Dir})
 	}
 	if err != nil {
 		err = fmt.Errorf("make directory cephfs:%s: %w", dir, err)

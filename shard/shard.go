@@ -107,14 +107,3 @@ func (s Shard) Owns(key string) bool {
 	}
 	return Of(key, s.N) == s.K
 }
-
-// Key is the share key of the entry at path rel (relative to the root
-// of the walk, "." for the root itself). Hard-linked files (links > 1)
-// are keyed by their inode number instead, so that every name of a link
-// group falls to the same worker.
-func Key(rel string, ino uint64, links uint32) string {
-	if links > 1 {
-		return fmt.Sprintf("ino:%x", ino)
-	}
-	return rel
-}

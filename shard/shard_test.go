@@ -96,9 +96,3 @@ func TestOwnsPartitions(t *testing.T) {
 		}
 	}
 }
-
-func TestKey(t *testing.T) {
-	if Key("a/b", 0x10, 1) != "a/b" || Key("a/b", 0x10, 2) != "ino:10" || Key("c", 0x10, 3) != Key("a/b", 0x10, 2) {
-		t.Fatal("names of one link group must share a key, other files keyed by path")
-	}
-}

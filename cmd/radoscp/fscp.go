@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,9 +22,11 @@ import (
 // fsFlags are the flags of CephFS copies.
 type fsFlags struct {
 	recursive, noPreserve, resume bool
+	ignoreTimes                   bool
 	files                         int
 	sync                          string
 	verify                        string
+	filter                        fscopy.Filter
 	shard                         string
 }
 
@@ -34,13 +37,15 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 	bindVerify(cmd, &f.verify, "false")
+	bindFilter(cmd, &f.filter)
+	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
 	bindShard(cmd, &f.shard, true)
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "shard"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -52,13 +57,17 @@ func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
 	o := fscopy.Options{
 		// Files are checked by size, mtime and ctime instead (fscopy).
-		Copy:       withoutPins(copyOptions(cfg)),
-		Files:      f.files,
-		NoPreserve: f.noPreserve,
-		Resume:     f.resume,
+		Copy:        withoutPins(copyOptions(cfg)),
+		Files:       f.files,
+		NoPreserve:  f.noPreserve,
+		Resume:      f.resume,
+		IgnoreTimes: f.ignoreTimes,
 	}
 	if f.files < 1 {
 		return o, usage("--files %d: expected at least 1", f.files)
+	}
+	if !f.filter.Empty() {
+		o.Filter = &f.filter
 	}
 	var err error
 	if o.Sync, err = fscopy.ParseSync(f.sync); err != nil {
@@ -85,6 +94,7 @@ type fsRun struct {
 	runner  *runner
 	session *cephfs.Session
 	fs      *cephfs.FS
+	start   time.Time // when the walk began, for the summary's time and rate
 }
 
 func openFS(cfg config.Config, name string) (*fsRun, error) {
@@ -121,7 +131,7 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		}
 	}
 	f.runner.session.finish()
-	printSummary(cmd.OutOrStdout(), cfg.JSON, o.Shard, sum, err)
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.Shard, sum, time.Since(f.start), err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
@@ -139,6 +149,9 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if err != nil {
 		return err
 	}
+	if o.Filter != nil && !f.fs.recursive {
+		return usage("--exclude and --include pick paths of a tree: they apply with -r (and to migrate)")
+	}
 	o.NoClobber = req.noClobber
 	if o.Shard.On() && !f.fs.recursive {
 		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
@@ -153,6 +166,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		prog.file(r)
 		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
+	run.start = time.Now()
 	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
 	prog.finish()
 	return run.finish(cmd, cfg, o, sum, err)
@@ -185,6 +199,7 @@ system's data pools.`,
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted migrations from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
 	bindVerify(cmd, &f.verify, "true")
+	bindFilter(cmd, &f.filter)
 	bindShard(cmd, &f.shard, true)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
@@ -229,6 +244,7 @@ system's data pools.`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
+		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
 		prog.finish()
 		return run.finish(cmd, cfg, o, sum, err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
@@ -161,6 +162,9 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
 	case r.Finding != "":
 		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, r.Src, libraryTerms.Replace(r.Reason))
+	case r.Outcome == fscopy.Unchanged:
+		// Counted in the summary: a rerun would print a line per file
+		// it had nothing to do for.
 	case r.Outcome == fscopy.Skipped:
 		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
 	case r.Reason != "":
@@ -177,11 +181,15 @@ type jsonSummary struct {
 	Summary       bool   `json:"summary"`
 	Files         int    `json:"files"`
 	Symlinks      int    `json:"symlinks"`
+	HardLinks     int    `json:"hard_links"`
 	Dirs          int    `json:"dirs"`
 	Skipped       int    `json:"skipped"`
 	Unchanged     int    `json:"unchanged"`
 	Failed        int    `json:"failed"`
+	Excluded      int    `json:"excluded"`
 	Bytes         uint64 `json:"bytes"`
+	// ElapsedSeconds is the wall time of the walk and its copies.
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
 	// worker, the files and symlinks its walk met; Missed, Changed and
 	// Extra the final pass's findings (fscopy.Finding).
@@ -195,10 +203,13 @@ type jsonSummary struct {
 	ExitCode *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
-func printSummary(w io.Writer, asJSON bool, sh shard.Shard, s fscopy.Summary, err error) {
+// printSummary prints a CephFS copy's or migrate's counts; elapsed is
+// the time since its walk began, sh the run's --shard.
+func printSummary(w io.Writer, asJSON bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes, Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra}
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
+			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(),
+			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra}
 		if sh.Worker() {
 			j.Seen = &s.Seen
 		}
@@ -210,12 +221,21 @@ func printSummary(w io.Writer, asJSON bool, sh shard.Shard, s fscopy.Summary, er
 		fmt.Fprintln(w, string(b))
 		return
 	}
+	links := ""
+	if s.HardLinks > 0 {
+		links = ", " + plural(s.HardLinks, "hard link", "hard links")
+	}
+	rate := 0.0
+	if sec := elapsed.Seconds(); sec > 0 {
+		rate = float64(s.Bytes) / sec / (1 << 20)
+	}
 	if sh.On() {
 		fmt.Fprintf(w, "shard %s: ", sh)
 	}
-	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed",
+	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
-		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
+		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
 	switch {
 	case sh.Worker():
 		fmt.Fprintf(w, "; %d files and symlinks walked in all", s.Seen)
