@@ -51,7 +51,10 @@ type Options struct {
 	// IgnoreTimes copies every file of a tree, also those whose
 	// destination already has their size, mtime, mode and owner.
 	IgnoreTimes bool
-	Sync        Sync
+	// DryRun reports what a copy or migrate would do and writes
+	// nothing (see dryrun.go).
+	DryRun bool
+	Sync   Sync
 	// Filter leaves paths of a tree copy or migrate out (nil: none).
 	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of

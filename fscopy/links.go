@@ -114,6 +114,10 @@ func (c *Copier) hardLink(ctx context.Context, src, dst string, leader *linkLead
 		r.Outcome, r.Err = Failed, fmt.Errorf("hard link cephfs:%s -> cephfs:%s: the copy of the file it links to failed", dst, leader.dst)
 		return r
 	}
+	if c.opts.DryRun {
+		r.DryRun = true
+		return r
+	}
 	want, err := c.fs.Lstat(leader.dst)
 	if err != nil {
 		r.Outcome, r.Err = Failed, err

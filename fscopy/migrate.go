@@ -59,7 +59,9 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 		}
 		t.g.Go(func() error {
 			if ctx.Err() == nil {
-				t.record(t.migrateFile(ctx, p, st))
+				r := t.migrateFile(ctx, p, st)
+				r.Size = st.Size
+				t.record(r)
 			}
 			return nil
 		})
@@ -88,6 +90,9 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Re
 	}
 	if l.Pool == t.c.opts.Pool {
 		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool}
+	}
+	if t.c.opts.DryRun {
+		return t.c.dryRunMigrate(p, st, l.Pool)
 	}
 	return t.c.CopyFile(ctx, p, p)
 }

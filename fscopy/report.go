@@ -30,6 +30,12 @@ type Report struct {
 	Resumed     bool
 	// Verified is what verifying the copy found, when it was verified.
 	Verified *verify.Result
+	// Size is a regular file's size in the source, whatever its
+	// outcome: what a progress display counts as done for it.
+	Size uint64
+	// DryRun marks what a dry run says the copy would do: nothing was
+	// written for it.
+	DryRun bool
 	// Finding is what the final pass of a sharded copy found (shard.go).
 	Finding Finding
 	Err     error

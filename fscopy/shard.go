@@ -142,6 +142,9 @@ func (t *treeCopy) skip(src, dst string, st cephfs.Stat) bool {
 		if !w.owns(src, st) {
 			return true
 		}
+		if t.c.opts.DryRun {
+			return false
+		}
 		if err := t.ensureDir(path.Dir(dst)); err != nil {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
 			return true

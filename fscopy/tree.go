@@ -55,7 +55,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, err
 	}
 	marked := false
-	if sst.IsDir() {
+	if sst.IsDir() && !c.opts.DryRun {
 		if marked, err = c.markTarget(src, dst); err != nil {
 			return sum, err
 		}
@@ -252,6 +252,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 }
 
 func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
+	if t.c.opts.DryRun {
+		return t.c.dryRunMkdir(src, dst)
+	}
 	r := Report{Src: src, Dst: dst, Outcome: Dir}
 	err := t.c.fs.Mkdir(dst, 0o700)
 	if errors.Is(err, fs.ErrExist) {
@@ -298,6 +301,9 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 }
 
 func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
+	if t.c.opts.DryRun {
+		return Report{Src: src, Dst: dst, Outcome: Linked, DryRun: true}
+	}
 	r := Report{Src: src, Dst: dst, Outcome: Linked}
 	target, err := t.c.fs.Readlink(src)
 	if err == nil {

@@ -12,10 +12,16 @@ import (
 // left alone and reported Unchanged, so a rerun of a tree copy copies
 // only what changed.
 func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs.Stat) Report {
-	if r, same := c.sameAtDestination(ctx, src, dst, sst); same {
-		return r
+	r, same := c.sameAtDestination(ctx, src, dst, sst)
+	switch {
+	case same:
+	case c.opts.DryRun:
+		r = c.dryRunFile(src, dst, sst)
+	default:
+		r = c.CopyFile(ctx, src, dst)
 	}
-	return c.CopyFile(ctx, src, dst)
+	r.Size = sst.Size
+	return r
 }
 
 // sameAtDestination is rsync's quick check, made stricter by what a copy

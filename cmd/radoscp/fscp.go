@@ -125,13 +125,13 @@ func (f *fsRun) close() {
 // finish syncs (with --sync fs) and reports the summary; it returns the
 // error to exit with.
 func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, sum fscopy.Summary, err error) error {
-	if o.Sync == fscopy.SyncFS {
+	if o.Sync == fscopy.SyncFS && !o.DryRun {
 		if serr := f.fs.SyncFS(); serr != nil {
 			err = errors.Join(err, serr)
 		}
 	}
 	f.runner.session.finish()
-	printSummary(cmd.OutOrStdout(), cfg.JSON, o.Shard, sum, time.Since(f.start), err)
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, time.Since(f.start), err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
@@ -152,7 +152,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if o.Filter != nil && !f.fs.recursive {
 		return usage("--exclude and --include pick paths of a tree: they apply with -r (and to migrate)")
 	}
-	o.NoClobber = req.noClobber
+	o.NoClobber, o.DryRun = req.noClobber, req.dryRun
 	if o.Shard.On() && !f.fs.recursive {
 		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
 	}
@@ -166,6 +166,9 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		prog.file(r)
 		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
+	if !o.DryRun {
+		prog.count(ctx, c, req.src.Path)
+	}
 	run.start = time.Now()
 	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
 	prog.finish()
@@ -175,7 +178,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 func newMigrateCommand() *cobra.Command {
 	var f fsFlags
 	var pool string
-	var noProgress bool
+	var noProgress, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "migrate --pool POOL cephfs:/PATH",
 		Short: "Move CephFS files to another data pool, server-side",
@@ -201,6 +204,7 @@ system's data pools.`,
 	bindVerify(cmd, &f.verify, "true")
 	bindFilter(cmd, &f.filter)
 	bindShard(cmd, &f.shard, true)
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say which files would be moved, left alone or skipped, and write nothing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
@@ -227,7 +231,7 @@ system's data pools.`,
 		if err != nil {
 			return err
 		}
-		o.Pool = pool
+		o.Pool, o.DryRun = pool, dryRun
 		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		run, err := openFS(cfg, a.FS)
@@ -244,6 +248,9 @@ system's data pools.`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
+		if !o.DryRun {
+			prog.count(ctx, c, a.Path)
+		}
 		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
 		prog.finish()

@@ -29,6 +29,11 @@ type jsonResult struct {
 	Error          *string        `json:"error"`
 	Errno          int            `json:"errno"`
 	Verify         *jsonVerify    `json:"verify,omitempty"`
+	// DryRun marks a --dry-run's line: the fields say what the copy
+	// would do (bytes, objects, the EOF it would publish) and
+	// DryRunAction what it would do to the destination.
+	DryRun       bool   `json:"dry_run,omitempty"`
+	DryRunAction string `json:"dry_run_action,omitempty"`
 	// ExitCode is set on the line of a failure found before any copy
 	// began, the only line such a run prints.
 	ExitCode *int `json:"exit_code,omitempty"`
@@ -129,6 +134,7 @@ type jsonFile struct {
 	Outcome       string  `json:"outcome"`
 	Reason        string  `json:"reason,omitempty"`
 	Finding       string  `json:"finding,omitempty"`
+	DryRun        bool    `json:"dry_run,omitempty"`
 	Resumed       bool    `json:"resumed"`
 	ResumedFrom   uint64  `json:"resumed_from"`
 	Error         *string `json:"error"`
@@ -142,7 +148,7 @@ type jsonFile struct {
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
 		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
-			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
+			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
 		if r.Err != nil {
 			msg := r.Err.Error()
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
@@ -154,6 +160,10 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		}
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(out, string(b))
+		return
+	}
+	if r.DryRun && r.Err == nil {
+		printDryRun(out, r)
 		return
 	}
 	switch {
@@ -187,6 +197,7 @@ type jsonSummary struct {
 	Unchanged     int    `json:"unchanged"`
 	Failed        int    `json:"failed"`
 	Excluded      int    `json:"excluded"`
+	DryRun        bool   `json:"dry_run,omitempty"`
 	Bytes         uint64 `json:"bytes"`
 	// ElapsedSeconds is the wall time of the walk and its copies.
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
@@ -205,10 +216,10 @@ type jsonSummary struct {
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
 // the time since its walk began, sh the run's --shard.
-func printSummary(w io.Writer, asJSON bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
+func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
 	if asJSON {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(),
+			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
 			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra}
 		if sh.Worker() {
 			j.Seen = &s.Seen
@@ -225,12 +236,19 @@ func printSummary(w io.Writer, asJSON bool, sh shard.Shard, s fscopy.Summary, el
 	if s.HardLinks > 0 {
 		links = ", " + plural(s.HardLinks, "hard link", "hard links")
 	}
+	if sh.On() {
+		fmt.Fprintf(w, "shard %s: ", sh)
+	}
+	if dryRun {
+		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; nothing was written\n",
+			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
+			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)))
+		return
+	}
 	rate := 0.0
 	if sec := elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Bytes) / sec / (1 << 20)
-	}
-	if sh.On() {
-		fmt.Fprintf(w, "shard %s: ", sh)
 	}
 	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
