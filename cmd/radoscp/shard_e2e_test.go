@@ -133,77 +133,70 @@ func summaryOf(t *testing.T, r result) map[string]any {
 // rsync --checksum, stat of every path), and every file and symlink was
 // put in place by exactly one worker, as their --json lines say.
 func TestE2EShardedTreeCopy(t *testing.T) {
-	for _, delay := range []float64{0, 0.3} {
-		t.Run(map[bool]string{true: "normal", false: "slow"}[delay == 0], func(t *testing.T) {
-			e := newSlowEnv(t, max(delay, 0.01))
-			conf := e.conf
-			if delay > 0 {
-				conf = e.slow
-			}
-			names := shardTree(t, e, "src")
-			r := runCmd(t, nil, "cp", "-r", "-c", e.conf, "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path("ref"))
+	normalAndSlow(t, func(t *testing.T, e *slowEnv, conf string) {
+		names := shardTree(t, e, "src")
+		r := runCmd(t, nil, "cp", "-r", "-c", e.conf, "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path("ref"))
+		if r.code != 0 {
+			t.Fatalf("unsharded reference copy: exit %d: %s", r.code, r.stderr)
+		}
+		var workers []*bgRun
+		for k := 0; k < 3; k++ {
+			workers = append(workers, startCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--files", "2",
+				"--shard", fmt.Sprintf("%d/3", k), "cephfs:"+e.path("src"), "cephfs:"+e.path("dst")))
+		}
+		runs := map[string]result{}
+		for k, w := range workers {
+			r := w.wait(t, 5*time.Minute)
 			if r.code != 0 {
-				t.Fatalf("unsharded reference copy: exit %d: %s", r.code, r.stderr)
+				t.Fatalf("worker %d/3: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.stdout, r.stderr)
 			}
-			var workers []*bgRun
-			for k := 0; k < 3; k++ {
-				workers = append(workers, startCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--files", "2",
-					"--shard", fmt.Sprintf("%d/3", k), "cephfs:"+e.path("src"), "cephfs:"+e.path("dst")))
+			s := summaryOf(t, r)
+			if s["shard"] != fmt.Sprintf("%d/3", k) || s["seen"] != float64(len(names)) {
+				t.Fatalf("worker %d/3's summary %v: want its shard and %d files and symlinks seen", k, s, len(names))
 			}
-			runs := map[string]result{}
-			for k, w := range workers {
-				r := w.wait(t, 5*time.Minute)
-				if r.code != 0 {
-					t.Fatalf("worker %d/3: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.stdout, r.stderr)
-				}
-				s := summaryOf(t, r)
-				if s["shard"] != fmt.Sprintf("%d/3", k) || s["seen"] != float64(len(names)) {
-					t.Fatalf("worker %d/3's summary %v: want its shard and %d files and symlinks seen", k, s, len(names))
-				}
-				runs[fmt.Sprintf("worker %d", k)] = r
+			runs[fmt.Sprintf("worker %d", k)] = r
+		}
+		// Until the final pass, the target keeps its mark and its
+		// directories are the workers' (mode 0700).
+		if v, err := e.m.GetXattr(e.path("dst"), "user.radoscp.tree"); err != nil || string(v) != e.path("src") {
+			t.Fatalf("after the workers, dst's mark is %q, %v; want the source's path", v, err)
+		}
+		by := copiedBy(t, runs)
+		for _, n := range names {
+			who := by[e.path("dst/"+n)]
+			if len(who) != 1 {
+				t.Errorf("%s was put in place by %v; want exactly one worker", n, who)
 			}
-			// Until the final pass, the target keeps its mark and its
-			// directories are the workers' (mode 0700).
-			if v, err := e.m.GetXattr(e.path("dst"), "user.radoscp.tree"); err != nil || string(v) != e.path("src") {
-				t.Fatalf("after the workers, dst's mark is %q, %v; want the source's path", v, err)
-			}
-			by := copiedBy(t, runs)
-			for _, n := range names {
-				who := by[e.path("dst/"+n)]
-				if len(who) != 1 {
-					t.Errorf("%s was put in place by %v; want exactly one worker", n, who)
-				}
-			}
-			if len(by) != len(names) {
-				t.Errorf("the workers put %d paths in place; the source has %d files and symlinks", len(by), len(names))
-			}
-			fin := runCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--shard", "finish/3", "cephfs:"+e.path("src"), "cephfs:"+e.path("dst"))
-			if fin.code != 0 {
-				t.Fatalf("final pass: exit %d\nstdout: %s\nstderr: %s", fin.code, fin.stdout, fin.stderr)
-			}
-			s := summaryOf(t, fin)
-			// The tree's 5 hard-linked names are 2 inodes: 3 names are
-			// links to the first, which the final pass finds in place.
-			if s["files"] != 0.0 || s["symlinks"] != 0.0 || s["unchanged"] != float64(len(names)-3) || s["hard_links"] != 3.0 ||
-				s["missed"] != 0.0 || s["changed"] != 0.0 || s["extra"] != 0.0 {
-				t.Fatalf("final pass summary %v: want nothing copied, %d unchanged, 3 hard links in place, no findings", s, len(names)-3)
-			}
-			sameTree(t, e, "ref", "dst")
-			runs["final"] = fin
-			files := saveOutputs(t, runs)
-			rep := runCmd(t, nil, "report", "--json", files["worker 0"], files["worker 1"], files["worker 2"], files["final"])
-			var merged shardReport
-			if err := json.Unmarshal([]byte(rep.stdout), &merged); rep.code != 0 || err != nil || !merged.OK ||
-				merged.Total.Files+merged.Total.Symlinks+merged.Total.HardLinks != len(names) || merged.Final == nil {
-				t.Fatalf("report: exit %d, %v\n%s%s", rep.code, err, rep.stdout, rep.stderr)
-			}
-			if rep := runCmd(t, nil, "report", files["worker 0"], files["worker 2"], files["worker 2"]); rep.code != 1 ||
-				!strings.Contains(rep.stdout, "shard 1/3 is missing") || !strings.Contains(rep.stdout, "shard 2/3 is given 2 times") {
-				t.Fatalf("report of shards 0, 2, 2: exit %d\n%s", rep.code, rep.stdout)
-			}
-			shardedVerify(t, e, conf)
-		})
-	}
+		}
+		if len(by) != len(names) {
+			t.Errorf("the workers put %d paths in place; the source has %d files and symlinks", len(by), len(names))
+		}
+		fin := runCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--shard", "finish/3", "cephfs:"+e.path("src"), "cephfs:"+e.path("dst"))
+		if fin.code != 0 {
+			t.Fatalf("final pass: exit %d\nstdout: %s\nstderr: %s", fin.code, fin.stdout, fin.stderr)
+		}
+		s := summaryOf(t, fin)
+		// The tree's 5 hard-linked names are 2 inodes: 3 names are
+		// links to the first, which the final pass finds in place.
+		if s["files"] != 0.0 || s["symlinks"] != 0.0 || s["unchanged"] != float64(len(names)-3) || s["hard_links"] != 3.0 ||
+			s["missed"] != 0.0 || s["changed"] != 0.0 || s["extra"] != 0.0 {
+			t.Fatalf("final pass summary %v: want nothing copied, %d unchanged, 3 hard links in place, no findings", s, len(names)-3)
+		}
+		sameTree(t, e, "ref", "dst")
+		runs["final"] = fin
+		files := saveOutputs(t, runs)
+		rep := runCmd(t, nil, "report", "--json", files["worker 0"], files["worker 1"], files["worker 2"], files["final"])
+		var merged shardReport
+		if err := json.Unmarshal([]byte(rep.stdout), &merged); rep.code != 0 || err != nil || !merged.OK ||
+			merged.Total.Files+merged.Total.Symlinks+merged.Total.HardLinks != len(names) || merged.Final == nil {
+			t.Fatalf("report: exit %d, %v\n%s%s", rep.code, err, rep.stdout, rep.stderr)
+		}
+		if rep := runCmd(t, nil, "report", files["worker 0"], files["worker 2"], files["worker 2"]); rep.code != 1 ||
+			!strings.Contains(rep.stdout, "shard 1/3 is missing") || !strings.Contains(rep.stdout, "shard 2/3 is given 2 times") {
+			t.Fatalf("report of shards 0, 2, 2: exit %d\n%s", rep.code, rep.stdout)
+		}
+		shardedVerify(t, e, conf)
+	})
 }
 
 // shardedVerify: three verify workers over src and dst compare exactly
@@ -412,71 +405,64 @@ func strPtr(v any) *string {
 // (sha256sum through ceph-fuse); hard links are left alone, reported by
 // one worker each; the final pass finds nothing to move.
 func TestE2EShardedMigrate(t *testing.T) {
-	for _, delay := range []float64{0, 0.3} {
-		t.Run(map[bool]string{true: "normal", false: "slow"}[delay == 0], func(t *testing.T) {
-			e := newSlowEnv(t, max(delay, 0.01))
-			conf := e.conf
-			if delay > 0 {
-				conf = e.slow
+	normalAndSlow(t, func(t *testing.T, e *slowEnv, conf string) {
+		names := shardTree(t, e, "tree")
+		sums := test.Run(t, "sh", "-c", "cd "+e.local("tree")+" && find . -type f | sort | xargs sha256sum")
+		var workers []*bgRun
+		for k := 0; k < 3; k++ {
+			workers = append(workers, startCmd(t, nil, "migrate", "-c", conf, "--json", "--no-progress", "--pool", "cephfs_data2",
+				"--shard", fmt.Sprintf("%d/3", k), "cephfs:"+e.path("tree")))
+		}
+		runs := map[string]result{}
+		skipped := map[string]int{}
+		for k, w := range workers {
+			r := w.wait(t, 5*time.Minute)
+			if r.code != 0 {
+				t.Fatalf("worker %d: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.stdout, r.stderr)
 			}
-			names := shardTree(t, e, "tree")
-			sums := test.Run(t, "sh", "-c", "cd "+e.local("tree")+" && find . -type f | sort | xargs sha256sum")
-			var workers []*bgRun
-			for k := 0; k < 3; k++ {
-				workers = append(workers, startCmd(t, nil, "migrate", "-c", conf, "--json", "--no-progress", "--pool", "cephfs_data2",
-					"--shard", fmt.Sprintf("%d/3", k), "cephfs:"+e.path("tree")))
-			}
-			runs := map[string]result{}
-			skipped := map[string]int{}
-			for k, w := range workers {
-				r := w.wait(t, 5*time.Minute)
-				if r.code != 0 {
-					t.Fatalf("worker %d: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.stdout, r.stderr)
-				}
-				runs[fmt.Sprintf("worker %d", k)] = r
-				for _, l := range jsonLines(t, r) {
-					if l["outcome"] == "skipped" {
-						skipped[l["src"].(string)]++
-					}
+			runs[fmt.Sprintf("worker %d", k)] = r
+			for _, l := range jsonLines(t, r) {
+				if l["outcome"] == "skipped" {
+					skipped[l["src"].(string)]++
 				}
 			}
-			by := copiedBy(t, runs)
-			var files, links int
-			for _, n := range names {
-				p := e.path("tree/" + n)
-				st, err := os.Lstat(e.local("tree/" + n))
-				if err != nil {
-					t.Fatal(err)
+		}
+		by := copiedBy(t, runs)
+		var files, links int
+		for _, n := range names {
+			p := e.path("tree/" + n)
+			st, err := os.Lstat(e.local("tree/" + n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case st.Mode()&os.ModeSymlink != 0:
+			case st.Sys().(*syscall.Stat_t).Nlink > 1:
+				links++
+				if skipped[p] != 1 || len(by[p]) != 0 {
+					t.Errorf("hard link %s: skipped by %d workers, moved by %v; want skipped by one", n, skipped[p], by[p])
 				}
-				switch {
-				case st.Mode()&os.ModeSymlink != 0:
-				case st.Sys().(*syscall.Stat_t).Nlink > 1:
-					links++
-					if skipped[p] != 1 || len(by[p]) != 0 {
-						t.Errorf("hard link %s: skipped by %d workers, moved by %v; want skipped by one", n, skipped[p], by[p])
-					}
-				default:
-					files++
-					if len(by[p]) != 1 {
-						t.Errorf("%s was moved by %v; want exactly one worker", n, by[p])
-					}
-					if pool := fuseXattr(t, e, "tree/"+n, "ceph.file.layout.pool"); pool != "cephfs_data2" {
-						t.Errorf("%s is in pool %q after the migrate", n, pool)
-					}
+			default:
+				files++
+				if len(by[p]) != 1 {
+					t.Errorf("%s was moved by %v; want exactly one worker", n, by[p])
+				}
+				if pool := fuseXattr(t, e, "tree/"+n, "ceph.file.layout.pool"); pool != "cephfs_data2" {
+					t.Errorf("%s is in pool %q after the migrate", n, pool)
 				}
 			}
-			if files == 0 || links != 5 || len(by) != files {
-				t.Fatalf("%d files moved of %d, %d hard links", len(by), files, links)
-			}
-			if after := test.Run(t, "sh", "-c", "cd "+e.local("tree")+" && find . -type f | sort | xargs sha256sum"); after != sums {
-				t.Fatalf("contents changed by the migrate:\n%s\n---\n%s", sums, after)
-			}
-			fin := runCmd(t, nil, "migrate", "-c", conf, "--json", "--no-progress", "--pool", "cephfs_data2", "--shard", "finish/3", "cephfs:"+e.path("tree"))
-			if s := summaryOf(t, fin); fin.code != 0 || s["files"] != 0.0 || s["missed"] != 0.0 || s["unchanged"] != float64(files) {
-				t.Fatalf("final pass: exit %d, summary %v", fin.code, s)
-			}
-		})
-	}
+		}
+		if files == 0 || links != 5 || len(by) != files {
+			t.Fatalf("%d files moved of %d, %d hard links", len(by), files, links)
+		}
+		if after := test.Run(t, "sh", "-c", "cd "+e.local("tree")+" && find . -type f | sort | xargs sha256sum"); after != sums {
+			t.Fatalf("contents changed by the migrate:\n%s\n---\n%s", sums, after)
+		}
+		fin := runCmd(t, nil, "migrate", "-c", conf, "--json", "--no-progress", "--pool", "cephfs_data2", "--shard", "finish/3", "cephfs:"+e.path("tree"))
+		if s := summaryOf(t, fin); fin.code != 0 || s["files"] != 0.0 || s["missed"] != 0.0 || s["unchanged"] != float64(files) {
+			t.Fatalf("final pass: exit %d, summary %v", fin.code, s)
+		}
+	})
 }
 
 // Bad --shard values exit 2 with a message naming the value (and the
@@ -531,4 +517,19 @@ func saveOutputs(t *testing.T, runs map[string]result) map[string]string {
 		files[name] = p
 	}
 	return files
+}
+
+// normalAndSlow runs f twice, as subtests: on the cluster's own client
+// and on a slow one (OSD replies up to 0.3 s late).
+func normalAndSlow(t *testing.T, f func(t *testing.T, e *slowEnv, conf string)) {
+	for _, slow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "normal", true: "slow"}[slow], func(t *testing.T) {
+			e := newSlowEnv(t, 0.3)
+			conf := e.conf
+			if slow {
+				conf = e.slow
+			}
+			f(t, e, conf)
+		})
+	}
 }
