@@ -153,7 +153,10 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		e.obs.Window(width)
 	}
 	res.Window = width
-	cp.buffers = newBufferPool(width, max(chunk, src.Layout.ObjectSize))
+	// A buffer holds one client read-and-write: a chunk, or a whole
+	// object; never more than the copy's length (a small file's copy
+	// would otherwise allocate and zero a whole object's buffer).
+	cp.buffers = newBufferPool(width, min(max(chunk, src.Layout.ObjectSize), length))
 	var reach uint64 = dstOff
 	done := uint64(0)
 	var err error

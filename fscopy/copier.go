@@ -39,6 +39,8 @@ type Options struct {
 	// offload-only).
 	Copy radoscp.Options
 	// Files is how many files are copied at once; 0 or less means 1.
+	// Files of at most 1 MiB count as 1/8 of a file each (see
+	// fileWeight): up to 8*Files of them are in flight.
 	Files int
 	// NoPreserve skips ownership, times and user xattrs (the mode is the
 	// source's, without setuid, setgid and group/other write).
@@ -90,7 +92,10 @@ type Copier struct {
 	mu    sync.Mutex
 	pools map[poolKey]*rados.Pool
 	snaps map[string]*snapshot // source snapshots, by root
-	repMu sync.Mutex
+	// dirLayouts is the layout the last new staging file in each
+	// destination directory got (see inheritedLayout).
+	dirLayouts map[string]cephfs.FileLayout
+	repMu      sync.Mutex
 }
 
 // New returns a copier; report (nil for none) receives each file's
@@ -100,7 +105,7 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 		report = func(Report) {}
 	}
 	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
-		snaps: map[string]*snapshot{}}
+		snaps: map[string]*snapshot{}, dirLayouts: map[string]cephfs.FileLayout{}}
 }
 
 func (c *Copier) emit(r Report) {

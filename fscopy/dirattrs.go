@@ -5,6 +5,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -134,4 +135,48 @@ func sameVxattr(name, a, b string) bool {
 		}
 	}
 	return true
+}
+
+// FinishDir gives directory dst what a tree copy gives each directory it
+// copies, from directory src: its layout, user xattrs and quotas, then its
+// mode, owner and times (set last, and checked; see setDirTimes). With
+// NoPreserve only the mode, without setuid, setgid and group/other
+// write. Subvolume clones call it for the subvolume's root, whose entries
+// were copied into a staging directory and moved into it.
+func (c *Copier) FinishDir(src, dst string) error {
+	st, err := c.fs.Lstat(src)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("cephfs:%s is a %s, not a directory", src, st.Type())
+	}
+	if c.opts.NoPreserve {
+		have, err := c.fs.Lstat(dst)
+		if err != nil {
+			return err
+		}
+		return c.fs.SetAttrs(dst, cephfs.Attrs{Mode: st.Perm() &^ 0o6022, UID: have.UID, GID: have.GID,
+			Atime: have.Atime, Mtime: have.Mtime}, false)
+	}
+	a, err := c.readDirAttrs(src)
+	if err != nil {
+		return err
+	}
+	if err := c.setDirLayout(dst, a); err != nil {
+		return err
+	}
+	xattrs, err := c.fs.UserXattrs(src)
+	if err != nil {
+		return err
+	}
+	for name, v := range xattrs {
+		if err := c.fs.SetXattr(dst, name, v); err != nil {
+			return err
+		}
+	}
+	if err := c.setDirQuota(dst, a); err != nil {
+		return err
+	}
+	return c.setDirTimes(dst, st)
 }

@@ -43,12 +43,8 @@ type filterRule struct {
 
 // Add appends a rule: an include rule if include, else an exclude rule.
 // It refuses a pattern that is empty, does not parse, or uses "**" other
-// than as a whole name.
+// than as a whole name, saying why (the caller names the pattern).
 func (f *Filter) Add(include bool, pattern string) error {
-	flag := "--exclude"
-	if include {
-		flag = "--include"
-	}
 	r := filterRule{include: include, text: pattern}
 	p := pattern
 	if strings.HasSuffix(p, "/") {
@@ -58,7 +54,7 @@ func (f *Filter) Add(include bool, pattern string) error {
 		r.whole, p = true, strings.TrimLeft(p, "/")
 	}
 	if p == "" {
-		return fmt.Errorf("%s %q: expected a pattern naming paths below the source (such as *.tmp, cache/ or logs/**/*.gz)", flag, pattern)
+		return fmt.Errorf("expected a pattern naming paths below the source (such as *.tmp, cache/ or logs/**/*.gz)")
 	}
 	r.names = []string{p}
 	if r.whole {
@@ -66,13 +62,13 @@ func (f *Filter) Add(include bool, pattern string) error {
 	}
 	for _, n := range r.names {
 		if n == "" {
-			return fmt.Errorf("%s %q: empty path element (two slashes)", flag, pattern)
+			return fmt.Errorf("empty path element (two slashes)")
 		}
 		if n != "**" && strings.Contains(n, "**") {
-			return fmt.Errorf("%s %q: ** matches whole path elements only (such as logs/**/*.gz)", flag, pattern)
+			return fmt.Errorf("** matches whole path elements only (such as logs/**/*.gz)")
 		}
 		if _, err := path.Match(n, ""); err != nil {
-			return fmt.Errorf("%s %q: %w", flag, pattern, err)
+			return err
 		}
 	}
 	f.rules = append(f.rules, r)

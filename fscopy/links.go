@@ -110,6 +110,10 @@ func (c *Copier) hardLink(ctx context.Context, src, dst string, leader *linkLead
 		r.Outcome, r.Err = Failed, ctx.Err()
 		return r
 	}
+	if c.opts.DryRun && leader.ok {
+		r.DryRun, r.Reason = true, "would be a hard link to cephfs:"+leader.dst
+		return r
+	}
 	if !leader.ok {
 		r.Outcome, r.Err = Failed, fmt.Errorf("hard link cephfs:%s -> cephfs:%s: the copy of the file it links to failed", dst, leader.dst)
 		return r

@@ -31,8 +31,17 @@ func TestCopyTreeHardLinks(t *testing.T) {
 		}
 	}
 
+	// A dry run says which paths would be links, and makes none.
+	sum, err := e.copier(t, fscopy.Options{DryRun: true}, nil).Copy(ctx, e.path("src"), e.path("dry"), true)
+	if err != nil || sum.HardLinks != 3 || sum.Files != 3 {
+		t.Fatalf("dry run: %+v, %v; want 3 files and 3 hard links", sum, err)
+	}
+	if _, err := e.fs.Lstat(e.path("dry")); err == nil {
+		t.Fatal("a dry run made its destination")
+	}
+
 	var reports []fscopy.Report
-	sum, err := e.copier(t, fscopy.Options{Files: 3}, &reports).Copy(ctx, e.path("src"), e.path("dst"), true)
+	sum, err = e.copier(t, fscopy.Options{Files: 3}, &reports).Copy(ctx, e.path("src"), e.path("dst"), true)
 	if err != nil {
 		t.Fatal(err)
 	}

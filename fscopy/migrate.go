@@ -35,8 +35,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), sh: newShardWalk(c.opts.Shard, root, root)}
-	t.g.SetLimit(max(c.opts.Files, 1))
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, root, root)}
 	t.migrate(ctx, t.root, st)
 	t.g.Wait()
 	if err := ctx.Err(); err != nil {
@@ -57,13 +56,12 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 		if t.sh != nil && t.skipMigrate(p, st) {
 			return
 		}
-		t.g.Go(func() error {
+		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() == nil {
 				r := t.migrateFile(ctx, p, st)
 				r.Size = st.Size
 				t.record(r)
 			}
-			return nil
 		})
 	case st.IsDir():
 		entries, err := t.c.fs.ReadDir(p)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -19,7 +20,8 @@ var ErrUsage = errors.New("invalid request")
 
 // Copy copies src to dst like cp -a: if dst is an existing directory, the
 // copy is dst/base(src), otherwise dst itself. Directories need recursive.
-// Regular files are copied Options.Files at a time, each through its
+// Regular files are copied Options.Files at a time (more when small, see
+// fileWeight), each through its
 // staging file; symlinks are re-created; hard links within the tree stay
 // hard links, the data copied once (links.go); other file types are
 // reported and skipped. A failed file does not stop the others; the summary counts
@@ -60,8 +62,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), sh: newShardWalk(c.opts.Shard, src, dst)}
-	t.g.SetLimit(max(c.opts.Files, 1))
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
 	// A worker of a sharded copy leaves the mark to the final pass.
@@ -162,14 +163,16 @@ type dirTimes struct {
 // treeCopy is one Copy's state: the file workers and the directories whose
 // times are set at the end.
 type treeCopy struct {
-	c       *Copier
-	root    string // the source root, which the filter's paths are relative to
-	g       errgroup.Group
-	sum     *Summary
-	dirs    []dirTimes
-	links   links
-	sh      *shardWalk // nil unless sharded
-	lastErr error
+	c    *Copier
+	root string // the source root, which the filter's paths are relative to
+	g    errgroup.Group
+	// inFlight is the budget of files in flight (see goFile).
+	inFlight *semaphore.Weighted
+	sum      *Summary
+	dirs     []dirTimes
+	links    links
+	sh       *shardWalk // nil unless sharded
+	lastErr  error
 }
 
 func (t *treeCopy) record(r Report) {
@@ -207,7 +210,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 		if follow {
 			return
 		}
-		t.g.Go(func() error {
+		t.goFile(ctx, st.Size, func() {
 			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
 			if r.Err == nil {
 				r = t.c.copyUnlessSame(ctx, src, dst, st)
@@ -216,7 +219,6 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 			if leader != nil {
 				leader.finish(r.Err == nil)
 			}
-			return nil
 		})
 	case st.IsSymlink():
 		if t.c.opts.NoClobber {

@@ -62,44 +62,28 @@ func dataPoolState(t *testing.T, conf, tree string) string {
 	return b.String()
 }
 
-// treeState lists every path under dir with its type and mode, size (of files),
-// mtime and inode, as the test's own libcephfs mount sees them.
-func (e *fsEnv) treeState(t *testing.T, dir string) string {
+// treeState lists every path under p (relative to the test's directory)
+// with its type and mode, size (of files), mtime and inode, as the test's
+// own libcephfs mount sees them.
+func (e *fsEnv) treeState(t *testing.T, p string) string {
 	t.Helper()
-	st, err := e.m.Statx(dir, gocephfs.StatxBasicStats, gocephfs.AtSymlinkNofollow)
+	st, err := e.m.Statx(e.path(p), gocephfs.StatxBasicStats, gocephfs.AtSymlinkNofollow)
 	if err != nil {
-		t.Fatalf("statx %s: %v", dir, err)
+		t.Fatalf("statx %s: %v", p, err)
 	}
 	isDir := st.Mode&syscall.S_IFMT == syscall.S_IFDIR
 	size := st.Size
 	if isDir {
 		size = 0 // a directory's size is its recursive bytes, which the MDS updates lazily
 	}
-	out := fmt.Sprintf("%s %o %d %d.%09d %x\n", dir, st.Mode, size, st.Mtime.Sec, st.Mtime.Nsec, st.Inode)
+	out := fmt.Sprintf("%s %o %d %d.%09d %x\n", e.path(p), st.Mode, size, st.Mtime.Sec, st.Mtime.Nsec, st.Inode)
 	if !isDir {
 		return out
 	}
-	d, err := e.m.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	var names []string
-	for {
-		de, err := d.ReadDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if de == nil {
-			break
-		}
-		if de.Name() != "." && de.Name() != ".." {
-			names = append(names, de.Name())
-		}
-	}
+	names := e.names(t, p)
 	sort.Strings(names)
 	for _, n := range names {
-		out += e.treeState(t, path.Join(dir, n))
+		out += e.treeState(t, path.Join(p, n))
 	}
 	return out
 }
@@ -174,7 +158,7 @@ func TestE2EDryRunObjects(t *testing.T) {
 // file; after a migrate, a dry run moves nothing.
 func TestE2EDryRunCephFS(t *testing.T) {
 	e := newSlowEnv(t, 0.5)
-	for _, c := range []struct{ name, conf string }{{"normal", e.conf}, {"slow", e.slow}} {
+	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
 			// cp -r SRC INTO copies to INTO/SRC, every run.
 			src, into := "src-"+c.name, "into-"+c.name
@@ -187,7 +171,7 @@ func TestE2EDryRunCephFS(t *testing.T) {
 			}
 			dryRun := func(args ...string) result {
 				t.Helper()
-				tree := e.treeState(t, e.dir)
+				tree := e.treeState(t, "")
 				pools := dataPoolState(t, e.conf, tree)
 				if strings.Count(pools, "\n") < len(data) {
 					t.Fatalf("only %d objects of the tree's %d files found in the data pools: the check would prove little", strings.Count(pools, "\n"), len(data))
@@ -196,7 +180,7 @@ func TestE2EDryRunCephFS(t *testing.T) {
 				if r.code != 0 {
 					t.Fatalf("%q: exit %d\nstdout: %s\nstderr: %s", args, r.code, r.stdout, r.stderr)
 				}
-				if now := e.treeState(t, e.dir); now != tree {
+				if now := e.treeState(t, ""); now != tree {
 					t.Fatalf("%q changed the tree:\nbefore:\n%s\nafter:\n%s", args, tree, now)
 				}
 				if now := dataPoolState(t, e.conf, tree); now != pools {

@@ -43,7 +43,7 @@ var (
 func TestE2ETreeFilter(t *testing.T) {
 	e := newSlowEnv(t, 0.5)
 	filterTree(t, e, "src")
-	for _, c := range []struct{ name, conf string }{{"normal", e.conf}, {"slow", e.slow}} {
+	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
 			dst := "dst-" + c.name
 			args := append([]string{"cp", "-c", c.conf, "-r", "--no-progress"}, filterArgs...)
@@ -105,7 +105,7 @@ func TestE2EFilterBadInput(t *testing.T) {
 // nothing to do and says so in its summary, with no line per file.
 func TestE2EMigrateFilterAndRerun(t *testing.T) {
 	e := newSlowEnv(t, 0.5)
-	for _, c := range []struct{ name, conf string }{{"normal", e.conf}, {"slow", e.slow}} {
+	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
 			tree, pool := "tree-"+c.name, "cephfs_ec"
 			data := filterTree(t, e, tree)

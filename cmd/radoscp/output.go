@@ -177,7 +177,7 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		// it had nothing to do for.
 	case r.Outcome == fscopy.Skipped:
 		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
-	case r.Reason != "":
+	case r.Reason != "" && r.Outcome != fscopy.HardLink: // a hard link's reason names its file
 		fmt.Fprintf(errw, "radoscp: %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
 	}
 	if r.Resumed {

@@ -25,7 +25,7 @@ func finalFrame(t *testing.T, stderr string) string {
 // is then checked through ceph-fuse.
 func TestE2ETreeProgressShowsTotal(t *testing.T) {
 	e := newSlowEnv(t, 0.5)
-	for _, c := range []struct{ name, conf string }{{"normal", e.conf}, {"slow", e.slow}} {
+	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
 			src, into := "src-"+c.name, "into-"+c.name
 			e.m.MakeDir(e.path(src), 0o755)

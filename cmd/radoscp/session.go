@@ -30,8 +30,20 @@ func newSession(cfg config.Config) (*session, error) {
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
 	}
-	s := &session{cfg: cfg, metrics: metrics.New(),
-		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
+	switch {
+	case cfg.Quiet && cfg.Verbose:
+		return nil, fmt.Errorf("--quiet and --verbose contradict each other: give one")
+	case cfg.Quiet:
+		level, cfg.Progress = slog.LevelError, "off"
+	case cfg.Verbose && cfg.LogLevel == "warn":
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(stderr, opts)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(stderr, opts)
+	}
+	s := &session{cfg: cfg, metrics: metrics.New(), log: slog.New(h)}
 	theJob.session = s
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)

@@ -20,7 +20,7 @@ import (
 // The tree ends equal to the source (diff -r, rsync --checksum).
 func TestE2ECephFSRerunSkipsUnchanged(t *testing.T) {
 	e := newSlowEnv(t, 0.5)
-	for _, c := range []struct{ name, conf string }{{"normal", e.conf}, {"slow", e.slow}} {
+	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
 			// cp -r SRC DIR copies into DIR/NAME every time; the test
 			// reads the copy there.
