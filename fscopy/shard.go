@@ -302,14 +302,18 @@ func (t *treeCopy) extras(src, dst string, entries []cephfs.Entry) {
 	}
 }
 
+// ErrFindings is the final pass's error when it found the source changed
+// during a sharded run; every path of the source is in place all the same.
+var ErrFindings = errors.New("the source changed during the sharded run")
+
 // findings is the final pass's error: what it found, if anything.
 func (s Summary) findings() error {
 	if s.Missed+s.Changed+s.Extra == 0 {
 		return nil
 	}
-	return fmt.Errorf("the source changed during the sharded run: the final pass found %d paths no worker had copied and %d "+
+	return fmt.Errorf("%w: the final pass found %d paths no worker had copied and %d "+
 		"changed after their copy (both copied now), and %d in the destination that are not in the source (left alone)",
-		s.Missed, s.Changed, s.Extra)
+		ErrFindings, s.Missed, s.Changed, s.Extra)
 }
 
 // targetStagingPrefix starts the name of the directory a tree copy's

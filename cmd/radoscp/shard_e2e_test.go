@@ -533,3 +533,61 @@ func normalAndSlow(t *testing.T, f func(t *testing.T, e *slowEnv, conf string)) 
 		})
 	}
 }
+
+// A sharded subvolume clone: three workers started at once, then the
+// final pass, give what an unsharded clone gives (checkClone: the
+// snapshot's tree through ceph-fuse with diff -r and rsync -a -H -X
+// --checksum, hard links, layouts, quotas, the mgr's info, no staging
+// directory or mark left); each path was put in place by one worker; a
+// worker leaves the clone to the final pass.
+func TestE2ESubvolumeCloneSharded(t *testing.T) {
+	fuse := test.FuseMount(t)
+	conf := test.FS(t)
+	for _, c := range confs(t, conf) {
+		t.Run(c.name, func(t *testing.T) {
+			name := "sv" + test.UniqueName(t)[len(test.UniqueName(t))-8:]
+			e := newSubvolume(t, fuse, name, 0)
+			target := name + "-clone"
+			removeSubvolumeAtEnd(t, conf, target)
+			args := func(s string) []string {
+				return []string{"subvolume", "clone", "-c", c.conf, "--json", "--no-progress", "--shard", s, "cephfs", name, e.snap, target}
+			}
+			if r := runCmd(t, nil, args("finish/3")...); r.code != 2 || !strings.Contains(r.stderr, "no worker has run") {
+				t.Fatalf("final pass before any worker: exit %d, %s; want 2", r.code, r.stderr)
+			}
+			var workers []*bgRun
+			for k := 0; k < 3; k++ {
+				workers = append(workers, startCmd(t, nil, args(fmt.Sprintf("%d/3", k))...))
+			}
+			runs := map[string]result{}
+			for k, w := range workers {
+				r := w.wait(t, 5*time.Minute)
+				s := summaryOf(t, r)
+				if r.code != 0 || s["state"] != "share-copied" || s["shard"] != fmt.Sprintf("%d/3", k) {
+					t.Fatalf("worker %d: exit %d, summary %v\n%s", k, r.code, s, r.stderr)
+				}
+				runs[fmt.Sprintf("worker %d", k)] = r
+			}
+			by := copiedBy(t, runs)
+			for dst, who := range by {
+				if len(who) != 1 {
+					t.Errorf("%s was put in place by %v; want one worker", dst, who)
+				}
+			}
+			if len(by) < 8 {
+				t.Fatalf("the workers put %d paths in place", len(by))
+			}
+			fin := runCmd(t, nil, args("finish/3")...)
+			s := summaryOf(t, fin)
+			if fin.code != 0 || s["state"] != "complete" || s["missed"] != 0.0 || s["files"] != 0.0 {
+				t.Fatalf("final pass: exit %d, summary %v\n%s", fin.code, s, fin.stderr)
+			}
+			e.checkClone(t, target)
+			runs["final"] = fin
+			files := saveOutputs(t, runs)
+			if rep := runCmd(t, nil, "report", files["worker 0"], files["worker 1"], files["worker 2"], files["final"]); rep.code != 0 {
+				t.Fatalf("report: exit %d\n%s", rep.code, rep.stdout)
+			}
+		})
+	}
+}
