@@ -79,6 +79,9 @@ type Copier struct {
 	pools map[poolKey]*rados.Pool
 	snaps map[string]*snapshot // source snapshots, by root
 	repMu sync.Mutex
+
+	settling   sync.WaitGroup // copied files being settled (settle.go)
+	settleErrs []Report       // under mu
 }
 
 // New returns a copier; report (nil for none) receives each file's

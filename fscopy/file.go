@@ -123,7 +123,11 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
-	return c.fs.Rename(staging, dst)
+	if err := c.fs.Rename(staging, dst); err != nil {
+		return err
+	}
+	c.settle(ctx, dst, sst)
+	return nil
 }
 
 // checkSource fails a copy whose source may not be what it read: a file

@@ -39,6 +39,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	t.g.SetLimit(max(c.opts.Files, 1))
 	t.migrate(ctx, path.Clean(root), st)
 	t.g.Wait()
+	t.settled()
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}

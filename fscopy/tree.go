@@ -60,6 +60,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	t.g.SetLimit(max(c.opts.Files, 1))
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
+	t.settled()
 	if marked && sum.Failed == 0 && ctx.Err() == nil {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
@@ -153,6 +154,13 @@ type treeCopy struct {
 	sum     *Summary
 	dirs    []dirTimes
 	lastErr error
+}
+
+// settled waits for the copied files' settling and records its failures.
+func (t *treeCopy) settled() {
+	for _, r := range t.c.settled() {
+		t.record(r)
+	}
 }
 
 func (t *treeCopy) record(r Report) {

@@ -161,21 +161,14 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 		}
 	}
 	if !migrate {
-		if os.Getenv("RADOSCP_STRICT_MDS_FAULTS") != "" {
-			e.same(t, "src", "dst")
-		} else {
-			// Known issue (README, Not yet): after an MDS restart or
-			// failover, a file copied around it can keep the copy's
-			// time as its mtime instead of the source's. Content, modes
-			// and owners are still checked; the mtimes are reported
-			// (RADOSCP_STRICT_MDS_FAULTS=1 fails on them).
-			e.same(t, "src", "dst", "--no-times")
-			for name := range want {
-				a, _ := os.Stat(e.local("src/" + name))
-				b, _ := os.Stat(e.local("dst/" + name))
-				if !a.ModTime().Equal(b.ModTime()) {
-					t.Logf("known issue: dst/%s mtime %v, source's %v", name, b.ModTime(), a.ModTime())
-				}
+		// Times too: an MDS that recovers a file the copy had just
+		// closed would take its objects' newest mtime (fscopy/settle.go).
+		e.same(t, "src", "dst")
+		for name := range want {
+			a, _ := os.Stat(e.local("src/" + name))
+			b, _ := os.Stat(e.local("dst/" + name))
+			if !a.ModTime().Equal(b.ModTime()) {
+				t.Errorf("dst/%s mtime %v, the source's %v", name, b.ModTime(), a.ModTime())
 			}
 		}
 	}
