@@ -27,6 +27,9 @@
 // adds a standby MDS for failover tests, [Pool] makes a pool of
 // several replicas that survives a stopped OSD, [Pause] holds every OSD
 // operation (ceph osd pause), and [WaitClean] waits for active+clean.
+// A fault the shared cluster must not see (an OSD killed: memstore loses
+// its objects, the size-1 pools' among them) runs on a cluster of the
+// test's own, [StartCluster], whose replicated pools all have size 2.
 //
 // The cluster is shared by every test of a run: use [UniqueName] prefixes,
 // and do not run tests that change cluster-wide settings alongside others

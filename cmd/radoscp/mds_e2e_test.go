@@ -74,6 +74,15 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 		want[name] = test.RandomData(uint64(30+i), 2<<20+i*1000)
 		e.write(t, "src/"+name, want[name])
 	}
+	// The sources' mtimes, which the copies (and the migrated files) keep.
+	mtimes := map[string]time.Time{}
+	for name := range want {
+		st, err := os.Stat(e.local("src/" + name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mtimes[name] = st.ModTime()
+	}
 	target, pool := "dst", "cephfs_data2"
 	args := []string{"cp", "-c", e.slow, "-r", "--window", "1", "--files", "1", "--no-progress", "cephfs:" + e.path("src"), "cephfs:" + e.path("dst")}
 	if migrate {
@@ -160,17 +169,19 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 			t.Fatalf("staging file %s left in %s", n, target)
 		}
 	}
-	if !migrate {
-		// Times too: an MDS that recovers a file the copy had just
-		// closed would take its objects' newest mtime (fscopy/settle.go).
-		e.same(t, "src", "dst")
-		for name := range want {
-			a, _ := os.Stat(e.local("src/" + name))
-			b, _ := os.Stat(e.local("dst/" + name))
-			if !a.ModTime().Equal(b.ModTime()) {
-				t.Errorf("dst/%s mtime %v, the source's %v", name, b.ModTime(), a.ModTime())
-			}
+	// Times too: an MDS that recovers a file the run had just closed
+	// would take its objects' newest mtime (fscopy/settle.go).
+	for name := range want {
+		st, err := os.Stat(e.local(target + "/" + name))
+		if err != nil {
+			t.Fatal(err)
 		}
+		if !st.ModTime().Equal(mtimes[name]) {
+			t.Errorf("%s/%s: mtime %v, the source's %v", target, name, st.ModTime(), mtimes[name])
+		}
+	}
+	if !migrate {
+		e.same(t, "src", "dst")
 	}
 	return landed
 }
