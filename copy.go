@@ -48,11 +48,12 @@ type Options struct {
 	OffloadOnly bool
 	// SrcFadvise and DstFadvise are passed with every copy-from.
 	SrcFadvise, DstFadvise store.Fadvise
-	// PinSource reads the version of every source object before copying
-	// and pins each copy to it, so that a source changing during the copy
-	// fails it (ErrSourceChanged) instead of mixing old and new data. It
-	// costs one stat per object, and one more per object read through the
-	// client.
+	// PinSource reads the version of every source object before its
+	// copy and pins the copy to it, so that a source changing during the
+	// copy fails it (ErrSourceChanged) instead of mixing old and new data;
+	// a copy that succeeds is the source at one instant (see pins). It
+	// costs one stat per object, one more per object copied before the
+	// last pin returned, and one more per object read through the client.
 	PinSource bool
 	// Clock times checkpoints; nil means the system clock. Tests use a
 	// fake one to put a checkpoint on any operation without sleeping.
@@ -132,15 +133,11 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	var pinned *pins
 	if o.PinSource && length > 0 {
-		var err error
 		pinWindow := width
 		if o.Auto && !res.Serial {
 			pinWindow = cmp.Or(o.MaxWindow, DefaultMaxWindow)
 		}
-		if pinned, err = pinSource(ctx, src, srcOff, length, pinWindow); err != nil {
-			res.Elapsed = time.Since(start)
-			return res, err
-		}
+		pinned = startPins(src, srcOff, length, pinWindow)
 	}
 	clock := o.Clock
 	if clock == nil {
@@ -156,7 +153,10 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		e.obs.Window(width)
 	}
 	res.Window = width
-	cp.buffers = newBufferPool(width, max(chunk, src.Layout.ObjectSize))
+	// A buffer holds one client read-and-write: a chunk, or a whole
+	// object; never more than the copy's length (a small file's copy
+	// would otherwise allocate and zero a whole object's buffer).
+	cp.buffers = newBufferPool(width, min(max(chunk, src.Layout.ObjectSize), length))
 	var reach uint64 = dstOff
 	done := uint64(0)
 	var err error
@@ -174,6 +174,9 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 			continue
 		}
 		break
+	}
+	if pinned != nil {
+		done, err = cp.settlePins(srcOff, done, err)
 	}
 	res.Bytes = done
 	if done == 0 && errors.Is(err, ErrOffloadOnly) {

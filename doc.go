@@ -5,4 +5,13 @@
 // Copy ties the packages together: layout plans the copy, window keeps up to
 // N copy-froms in flight, rados issues them, and truncate publishes the
 // destination's EOF or cuts a failed copy back to it.
+//
+// A pinned copy (Options.PinSource) stats each source object ahead of its
+// copy and has the copy-from carry the version seen, so the OSD refuses an
+// object that changed. The stats run wider than the window, ahead of the
+// copies; objects copied before the last stat returned are stat'ed once
+// more after it. Because an object's version never repeats, a copy that
+// succeeds holds every object as it was at one instant, when the last stat
+// returned; a change before that instant fails the copy, naming the
+// object. The argument is spelled out on the pins type (pin.go).
 package radoscp

@@ -22,7 +22,11 @@ type copier struct {
 	buffers *bufferPool
 	auto    *autoWindow // nil for a fixed window
 	pins    *pins       // nil unless Options.PinSource
-	clock   Clock
+	// earlyEnd bounds the source objects of operations submitted before
+	// every pin had returned; recheck re-checks them (see pins).
+	earlyEnd uint64
+	recheck  *recheck
+	clock    Clock
 
 	lastCheckpoint time.Time
 }
@@ -60,6 +64,9 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	var progress uint64 = dstOff
 	submit := func(ctx context.Context, i uint64) (opPending, error) {
 		o := ops.at(i)
+		if err := c.awaitPins(ctx, i, o); err != nil {
+			return nil, err
+		}
 		if err := c.opts.Throttle.wait(ctx, o.length); err != nil {
 			return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
 		}
@@ -115,7 +122,7 @@ const checkpointEvery = time.Second
 // checkpoint records eof if the last one is old enough. A failed
 // checkpoint only makes a resume start earlier: it is logged, not fatal.
 func (c *copier) checkpoint(eof uint64) {
-	if c.serial {
+	if c.serial || !c.pinsSettled() {
 		return
 	}
 	now := c.clock.Now()

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/radoscp/radoscp/store"
 )
@@ -18,33 +21,67 @@ const errOverflow = syscall.EOVERFLOW
 // (or appeared, or vanished) after the copy pinned its version.
 var ErrSourceChanged = errors.New("source changed during the copy")
 
-// pins are the versions of a copy's source objects, read before anything
-// is copied. Copy-froms carry them, so the OSD refuses to copy an object
-// that changed since; reads through the client are checked against them.
-// A pinned copy therefore holds each object as it was when pinned, or
-// fails with ErrSourceChanged. It costs one stat per object and 8 bytes of
-// memory per object.
+// pins are the versions of a copy's source objects. Copy-froms carry them,
+// so the OSD refuses to copy an object that changed since; reads through
+// the client are checked against them. A pinned copy therefore holds each
+// object as it was when pinned, or fails with ErrSourceChanged. It costs
+// one stat per object (plus the re-check below) and 9 bytes of memory per
+// object.
 //
-// Every stat returns before the first copy is sent, and that is what makes
-// a pinned copy a point-in-time image: each object was unchanged from its
-// stat to its copy, and the moment the last stat returned lies between the
-// two for every object, so a copy that succeeds holds the whole source as
-// it was at that moment. Stats running alongside the copies (object i+k
-// stat'ed while object i is copied) would hide their round trips, but a
-// writer that changed object i+k after the copy started and before its
-// stat would then go unseen, and a copy could hold old and new objects
-// side by side. So the pins stay a phase of their own, made short by
-// running many stats at once (pinWidth), not by overlapping it.
+// The stats run ahead of the copies, pinWidth at a time, in object order:
+// an operation is submitted as soon as the pins of the objects it reads
+// are known, so a latency-bound copy pays one round trip for its pins, not
+// objects/pinWidth of them before its first copy.
+//
+// Why a copy that succeeds is the whole source at one instant T, the
+// moment the last pin returned. An object's version is bumped by every
+// change and never comes back (the OSD takes it from its placement
+// group's ever-growing user version), so an object seen at version v at
+// two instants held v, unchanged, between them. Object i's pin saw v_i at
+// some instant before T. Its copy-from carried v_i and the OSD checked it
+// when it copied (a client read is followed by a stat that must see v_i):
+//   - if the operation was submitted after T, the copy happened after T,
+//     so object i held v_i at T, and the copy holds v_i;
+//   - if it was submitted before T (an early operation: the pins were still
+//     running), the copy may have happened before T, and a change after
+//     it and before T would be missed. So every early object is stat'ed
+//     once more after T (recheck): still v_i means it held v_i at T too.
+//
+// An object that did not exist is pinned as absent; it must still be
+// absent when copied and when re-checked (an object created and removed
+// again between the two checks has no version to show it). Early objects
+// are usually the first few: those submitted while the pins, pinWidth at
+// once, were still running. Whether an operation is early is decided on
+// the dispatcher's goroutine before it is submitted, after the pinner
+// published that every pin was in, so the order is certain and needs no
+// clock. A failed copy's published prefix keeps the same promise for the
+// instant its own pins had all returned: its early objects are re-checked
+// before it is published, and checkpoints wait for the re-check.
 type pins struct {
+	src      Source
 	first    uint64   // object number of versions[0]
 	versions []uint64 // 0: the object did not exist
+	width    int      // stats in flight
+
+	mu       sync.Mutex
+	got      []bool        // versions[k] is known
+	known    uint64        // versions[:known] are all known
+	advanced chan struct{} // closed and replaced when known grows or a pin fails
+	err      error         // the failed pin of the lowest object, errAt
+	errAt    uint64
+
+	all  atomic.Bool   // every pin has returned: the copy's instant T has passed
+	stop chan struct{} // closed by halt
+	once sync.Once
+	wg   sync.WaitGroup
 }
 
 // Stats in flight while pinning: four times the copy's window, at least
 // pinMinWidth and at most pinMaxWidth. A stat is a small metadata read, so
-// a latency-bound copy pays about objects/pinWidth round trips for its pins
-// instead of objects/window. Each stat holds a thread in librados's
-// synchronous call, which is what bounds the width from above.
+// the pins run ahead of the copies and all are in after objects/pinWidth
+// round trips, which keeps the early objects few. Each stat holds a thread
+// in librados's synchronous call, which is what bounds the width from
+// above.
 const (
 	pinMinWidth = 64
 	pinMaxWidth = 128
@@ -52,50 +89,111 @@ const (
 
 func pinWidth(window int) int { return min(max(4*window, pinMinWidth), pinMaxWidth) }
 
-// pinSource stats the source objects a copy of [off, off+length) can touch,
-// pinWidth(window) at a time.
-func pinSource(ctx context.Context, src Source, off, length uint64, window int) (*pins, error) {
+// startPins starts stating the source objects a copy of [off, off+length)
+// can touch, pinWidth(window) at a time, in object order. halt stops it.
+func startPins(src Source, off, length uint64, window int) *pins {
 	first, end := firstObject(src.Layout, off), objectsEnd(src.Layout, off+length)
-	p := &pins{first: first, versions: make([]uint64, end-first)}
-	var (
-		wg   sync.WaitGroup
-		mu   sync.Mutex
-		errs []error
-		next = make(chan uint64)
-	)
-	for range min(uint64(pinWidth(window)), end-first) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for obj := range next {
-				st, err := src.Objects.Stat(src.Names.ObjectName(obj))
-				switch {
-				case errors.Is(err, store.ErrNotFound):
-				case err != nil:
-					mu.Lock()
-					errs = append(errs, fmt.Errorf("pin source version: %w", err))
-					mu.Unlock()
-				default:
-					p.versions[obj-first] = st.Version
-				}
+	p := &pins{src: src, first: first, versions: make([]uint64, end-first), width: pinWidth(window),
+		got: make([]bool, end-first), advanced: make(chan struct{}), stop: make(chan struct{})}
+	if end == first {
+		p.all.Store(true)
+		return p
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		var g errgroup.Group
+		g.SetLimit(p.width)
+		for k := range uint64(len(p.versions)) {
+			if p.stopping() {
+				break
 			}
-		}()
+			g.Go(func() error { p.pin(k); return nil })
+		}
+		_ = g.Wait()
+	}()
+	return p
+}
+
+// stopping reports whether no more pins are needed: halted, or one failed
+// (the copy cannot go past it).
+func (p *pins) stopping() bool {
+	select {
+	case <-p.stop:
+		return true
+	default:
 	}
-	for obj := first; obj < end && ctx.Err() == nil; obj++ {
-		next <- obj
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err != nil
+}
+
+// pin stats object first+k.
+func (p *pins) pin(k uint64) {
+	st, err := p.src.Objects.Stat(p.src.Names.ObjectName(p.first + k))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		if p.err == nil || k < p.errAt {
+			p.err, p.errAt = fmt.Errorf("pin source version: %w", err), k
+		}
+		p.wake()
+		return
+	default:
+		p.versions[k] = st.Version
 	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	p.got[k] = true
+	if k != p.known {
+		return
 	}
-	if len(errs) > 0 {
-		return nil, errs[0]
+	for p.known < uint64(len(p.got)) && p.got[p.known] {
+		p.known++
 	}
-	return p, nil
+	if p.known == uint64(len(p.got)) {
+		p.all.Store(true)
+	}
+	p.wake()
+}
+
+// wake tells await's callers that something changed; p.mu is held.
+func (p *pins) wake() {
+	close(p.advanced)
+	p.advanced = make(chan struct{})
+}
+
+// await returns once every object below end (an object number) is pinned,
+// or the error of a failed pin below it, or ctx's.
+func (p *pins) await(ctx context.Context, end uint64) error {
+	need := min(max(end, p.first)-p.first, uint64(len(p.versions)))
+	for {
+		p.mu.Lock()
+		known, err, errAt, ch := p.known, p.err, p.errAt, p.advanced
+		p.mu.Unlock()
+		switch {
+		case known >= need:
+			return nil
+		case err != nil && errAt < need:
+			return err
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// halt stops pinning and waits for the stats in flight: librados cannot
+// cancel them, and the copy's connection must outlive them.
+func (p *pins) halt() {
+	p.once.Do(func() { close(p.stop) })
+	p.wg.Wait()
 }
 
 // version is object obj's pinned version; 0 for one that did not exist.
+// The caller has awaited its pin.
 func (p *pins) version(obj uint64) uint64 {
 	if p == nil || obj < p.first || obj-p.first >= uint64(len(p.versions)) {
 		return 0
@@ -110,7 +208,7 @@ func changed(ref string, pinned uint64, now string) error {
 	if pinned != 0 {
 		was = fmt.Sprintf("version %d", pinned)
 	}
-	return fmt.Errorf("%w: %s was %s when the copy started, now %s", ErrSourceChanged, ref, was, now)
+	return fmt.Errorf("%w: %s was %s when pinned, now %s", ErrSourceChanged, ref, was, now)
 }
 
 // checkRead verifies, after a read through the client, that source object

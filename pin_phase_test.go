@@ -46,75 +46,224 @@ func (p *hookedPending) Wait() error {
 	return err
 }
 
-// pinCase is one writer racing a pinned copy of objects objects: change
-// runs with the source pool when the copy-from of destination object at is
-// submitted (or, with afterCopy, once it has completed), and the copy must
-// then copy wantObjects objects and fail naming changedObj (or succeed,
-// with wantObjects == objects).
+// statHooks watches the stats of a copy's source objects: it counts them
+// per object, can hold the first stat of an object until a channel closes
+// (a watchdog gives up after holdFor, and says so), can hold every stat
+// until want of them are in flight at once, and runs after when the n-th
+// stat of an object has returned from the pool, before the copy sees it.
+type statHooks struct {
+	store.Objects
+	hold  map[string]chan struct{}
+	after func(oid string, n int)
+	want  int
+
+	mu       sync.Mutex
+	stats    map[string]int
+	inflight int
+	peak     int
+	gate     chan struct{} // closed once want stats were in flight
+	gated    bool
+	heldOut  []string // holds the watchdog ended
+}
+
+const holdFor = 20 * time.Second
+
+func newStatHooks(objs store.Objects) *statHooks {
+	return &statHooks{Objects: objs, hold: map[string]chan struct{}{}, stats: map[string]int{}, gate: make(chan struct{})}
+}
+
+func (s *statHooks) Stat(oid string) (store.ObjectStat, error) {
+	s.mu.Lock()
+	s.stats[oid]++
+	n := s.stats[oid]
+	s.inflight++
+	s.peak = max(s.peak, s.inflight)
+	if s.inflight >= s.want && !s.gated {
+		s.gated = true
+		close(s.gate)
+	}
+	s.mu.Unlock()
+	if s.want > 0 {
+		s.wait(s.gate, "the first stats")
+	}
+	if ch := s.hold[oid]; ch != nil && n == 1 {
+		s.wait(ch, oid)
+	}
+	st, err := s.Objects.Stat(oid)
+	if s.after != nil {
+		s.after(oid, n)
+	}
+	s.mu.Lock()
+	s.inflight--
+	s.mu.Unlock()
+	return st, err
+}
+
+func (s *statHooks) wait(ch <-chan struct{}, what string) {
+	select {
+	case <-ch:
+	case <-time.After(holdFor):
+		s.mu.Lock()
+		s.heldOut = append(s.heldOut, what)
+		s.mu.Unlock()
+	}
+}
+
+func (s *statHooks) count(oid string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats[oid]
+}
+
+// pinWhen is when, relative to the copy, a writer changes a source object.
+type pinWhen int
+
+const (
+	// afterPin: right after the object's pin returned, so before its
+	// copy (the copy waits for its pin).
+	afterPin pinWhen = iota
+	// afterCopy: once the object's copy completed; for the last object,
+	// whose copy waits for every pin, that is after the last pin.
+	afterCopy
+	// earlyAfterCopy: object 0's copy completed while the last object's
+	// pin was held back, and the change is made before that pin is let
+	// go: a change after the copy and before the copy's instant.
+	earlyAfterCopy
+	// afterRecheck: object 0 is copied early as above, and changed
+	// right after its re-check returned: after the copy's instant.
+	afterRecheck
+)
+
+// pinCase is one writer racing a pinned copy of pinObjects objects: the
+// writer rewrites (or, with fill, creates) source object changed at
+// when; the copy must then copy wantObjects objects and fail naming
+// changed (or succeed, with wantObjects == pinObjects).
 type pinCase struct {
 	name        string
 	hole        int64 // a source object removed before the copy; -1 for none
-	at          uint64
-	afterCopy   bool
 	changed     uint64
-	fill        bool // change fills the hole instead of rewriting changed
+	when        pinWhen
+	fill        bool
 	wantObjects uint64
 }
 
-// The promise of a pinned copy: it holds the whole source as it was when
-// the last pin returned, or fails naming an object that changed. A change
-// to an object the copy has not reached yet fails it (the pins are all
-// taken before the first copy, so the change comes after its pin); a
-// change to an object after its copy does not, and the copy holds the
-// pinned data; a hole filled during the copy is a change.
+const pinObjects = 8
+
+// The promise of a pinned copy: it holds the whole source as it was at
+// the instant the last pin returned, or fails naming an object that
+// changed. A change after an object's pin fails the copy; so does a
+// change after an early object's copy but before the last pin, which the
+// re-check finds; a change after that instant does not, and the copy
+// holds the pinned data; a hole filled is a change too.
 var pinCases = []pinCase{
-	{name: "object not reached yet rewritten", hole: -1, at: 0, changed: 7, wantObjects: 7},
-	{name: "object rewritten after its copy", hole: -1, at: 1, afterCopy: true, changed: 1, wantObjects: 8},
-	{name: "hole filled", hole: 5, at: 1, changed: 5, fill: true, wantObjects: 5},
-	{name: "hole filled after its copy", hole: 5, at: 5, afterCopy: true, changed: 5, fill: true, wantObjects: 8},
+	{name: "rewritten after its pin", hole: -1, changed: 5, when: afterPin, wantObjects: 5},
+	{name: "rewritten after its copy and the last pin", hole: -1, changed: 7, when: afterCopy, wantObjects: pinObjects},
+	{name: "early object rewritten after its copy before the last pin", hole: -1, changed: 0, when: earlyAfterCopy, wantObjects: 0},
+	{name: "early object rewritten after its re-check", hole: -1, changed: 0, when: afterRecheck, wantObjects: pinObjects},
+	{name: "hole filled after its pin", hole: 5, changed: 5, when: afterPin, fill: true, wantObjects: 5},
+	{name: "hole filled after its copy and the last pin", hole: 7, changed: 7, when: afterCopy, fill: true, wantObjects: pinObjects},
+	{name: "early hole filled after its copy before the last pin", hole: 0, changed: 0, when: earlyAfterCopy, fill: true, wantObjects: 0},
 }
 
-// runPinCase copies 8 objects with window 2 through dst (source and
-// destination pools as the engine sees them); srcPool is where the writer
-// writes; read reads the destination back; existing lists destination
-// objects that exist.
-func runPinCase(t *testing.T, c pinCase, engine *radoscp.Engine, source radoscp.Source, srcPool store.Objects,
-	dst func(store.Objects) radoscp.Destination, dstObjects store.Objects, dstNames layout.Namer,
-	data []byte, read func(off, n uint64) []byte, existing func(from, to uint64) []uint64) {
+// pinTarget is where runPinCase copies: source and destination as the
+// engine sees them, the source pool the writer writes to, and readers of
+// the destination independent of the engine.
+type pinTarget struct {
+	engine     *radoscp.Engine
+	source     radoscp.Source
+	srcPool    store.Objects
+	dst        func(src store.Objects, dst store.Objects) radoscp.Destination
+	dstObjects store.Objects
+	dstNames   layout.Namer
+	data       []byte
+	read       func(off, n uint64) []byte
+	existing   func(from, to uint64) []uint64
+}
+
+// runPinCase copies pinObjects objects with window 2 while the writer of
+// c changes the source.
+func runPinCase(t *testing.T, c pinCase, g pinTarget) {
 	t.Helper()
-	const objects = 8
-	objSize := source.Layout.ObjectSize
-	want := bytes.Clone(data)
+	objSize := g.source.Layout.ObjectSize
+	names := g.source.Names
+	want := bytes.Clone(g.data)
 	if c.hole >= 0 {
-		if err := srcPool.Remove(source.Names.ObjectName(uint64(c.hole))); err != nil {
+		if err := g.srcPool.Remove(names.ObjectName(uint64(c.hole))); err != nil {
 			t.Fatal(err)
 		}
 		clear(want[uint64(c.hole)*objSize : uint64(c.hole+1)*objSize])
 	}
-	change := func(dstOid string) {
-		if dstOid != dstNames.ObjectName(c.at) {
+	changedOid := names.ObjectName(c.changed)
+	var (
+		mu      sync.Mutex
+		written bool
+	)
+	change := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if written {
 			return
 		}
+		written = true
 		newData := bytes.Repeat([]byte{0xee}, int(objSize))
 		if c.fill {
 			newData = []byte("filled")
 		}
-		if err := srcPool.WriteFull(source.Names.ObjectName(c.changed), newData); err != nil {
+		if err := g.srcPool.WriteFull(changedOid, newData); err != nil {
 			t.Error(err)
 		}
 	}
-	h := &hooked{Objects: dstObjects}
-	if c.afterCopy {
-		h.after = change
-	} else {
-		h.before = change
+	stats := newStatHooks(g.source.Objects)
+	h := &hooked{Objects: g.dstObjects}
+	copied0 := make(chan struct{})
+	lastPin := names.ObjectName(pinObjects - 1)
+	switch c.when {
+	case afterPin:
+		stats.after = func(oid string, n int) {
+			if oid == changedOid && n == 1 {
+				change()
+			}
+		}
+	case afterCopy:
+		h.after = func(dstOid string) {
+			if dstOid == g.dstNames.ObjectName(c.changed) {
+				change()
+			}
+		}
+	case earlyAfterCopy, afterRecheck:
+		stats.hold[lastPin] = copied0
+		h.after = func(dstOid string) {
+			if dstOid != g.dstNames.ObjectName(0) {
+				return
+			}
+			if c.when == earlyAfterCopy {
+				change()
+			}
+			close(copied0)
+		}
+		if c.when == afterRecheck {
+			stats.after = func(oid string, n int) {
+				if oid == changedOid && n == 2 {
+					change()
+				}
+			}
+		}
 	}
-	res, err := engine.Copy(context.Background(), source, 0, dst(h), 0, objects*objSize, radoscp.Options{Window: 2, PinSource: true})
-	if c.wantObjects == objects {
+	src := g.source
+	src.Objects = stats
+	res, err := g.engine.Copy(context.Background(), src, 0, g.dst(g.srcPool, h), 0, pinObjects*objSize,
+		radoscp.Options{Window: 2, PinSource: true})
+	if len(stats.heldOut) > 0 {
+		t.Fatalf("gave up holding the pin of %v: object 0 was not copied before the last pin returned", stats.heldOut)
+	}
+	if !written {
+		t.Fatalf("the writer never ran (stats %v): the race did not happen", stats.stats)
+	}
+	if c.wantObjects == pinObjects {
 		if err != nil {
 			t.Fatalf("copy: %v; want a success holding the pinned data", err)
 		}
-		if !bytes.Equal(read(0, objects*objSize), want) {
+		if !bytes.Equal(g.read(0, pinObjects*objSize), want) {
 			t.Fatal("the copy does not hold the source as pinned")
 		}
 		return
@@ -122,13 +271,13 @@ func runPinCase(t *testing.T, c pinCase, engine *radoscp.Engine, source radoscp.
 	if !errors.Is(err, radoscp.ErrSourceChanged) {
 		t.Fatalf("copy: %v; want ErrSourceChanged", err)
 	}
-	if ref := srcPool.Ref(source.Names.ObjectName(c.changed)); !strings.Contains(err.Error(), ref) {
+	if ref := g.srcPool.Ref(changedOid); !strings.Contains(err.Error(), ref) {
 		t.Fatalf("copy: %v; want it to name %s", err, ref)
 	}
-	if res.Bytes != c.wantObjects*objSize || !bytes.Equal(read(0, res.Bytes), want[:res.Bytes]) {
+	if res.Bytes != c.wantObjects*objSize || !bytes.Equal(g.read(0, res.Bytes), want[:res.Bytes]) {
 		t.Fatalf("published %d bytes; want the %d objects before the changed one", res.Bytes, c.wantObjects)
 	}
-	if left := existing(c.wantObjects, objects); len(left) != 0 {
+	if left := g.existing(c.wantObjects, pinObjects); len(left) != 0 {
 		t.Fatalf("objects %v past the change were not cut back", left)
 	}
 }
@@ -136,102 +285,80 @@ func runPinCase(t *testing.T, c pinCase, engine *radoscp.Engine, source radoscp.
 func TestPinnedCopyPromise(t *testing.T) {
 	for _, c := range pinCases {
 		t.Run(c.name, func(t *testing.T) {
-			f := newFixture(t, small, 8*obj)
-			runPinCase(t, c, f.engine, f.source, f.srcP,
-				func(o store.Objects) radoscp.Destination { f.dst.Objects = o; return f.raw(0) },
-				f.dst.Objects, dstNames, f.data,
-				func(off, n uint64) []byte { return f.read(t, off, n) }, f.objectsFrom)
+			f := newFixture(t, small, pinObjects*obj)
+			runPinCase(t, c, pinTarget{engine: f.engine, source: f.source, srcPool: f.srcP,
+				dst:        func(_, o store.Objects) radoscp.Destination { f.dst.Objects = o; return f.raw(0) },
+				dstObjects: f.dst.Objects, dstNames: dstNames, data: f.data,
+				read:     func(off, n uint64) []byte { return f.read(t, off, n) },
+				existing: f.objectsFrom})
 		})
 	}
 }
 
-// On the real cluster, through a client whose OSD replies come up to
-// 500 ms late, so that copies and the writer race over many round trips.
-func TestRealPinnedCopyPromiseSlowClient(t *testing.T) {
-	for _, c := range pinCases {
-		t.Run(c.name, func(t *testing.T) {
-			r := newReal(t, mb1, 8*mib)
-			slow, err := rados.Connect(rados.ConnConfig{ConfPath: test.SlowConf(t, 0.5)})
-			if err != nil {
-				t.Fatal(err)
+// On the real cluster, through a normal client and through one whose OSD
+// replies come up to 500 ms late, so that pins, copies and the writer
+// race over many round trips.
+func TestRealPinnedCopyPromise(t *testing.T) {
+	for _, delay := range []float64{0, 0.5} {
+		for _, c := range pinCases {
+			name := c.name
+			if delay > 0 {
+				name = "slow/" + name
 			}
-			t.Cleanup(slow.Close)
-			r.useConn(t, slow)
-			runPinCase(t, c, r.engine, r.source, r.a,
-				func(o store.Objects) radoscp.Destination { r.dstObjects = o; return r.raw(0) },
-				r.dstObjects, layout.Prefix(r.dstName), r.data,
-				func(off, n uint64) []byte { return r.read(t, off, n) },
-				func(from, to uint64) []uint64 { return r.existing(t, from, to) })
-		})
-	}
-}
-
-// statGate holds every stat until want of them are in flight at once,
-// and records whether one was still in flight when a copy-from was sent.
-type statGate struct {
-	store.Objects
-	want int
-
-	mu       sync.Mutex
-	inflight int
-	peak     int
-	total    int
-	open     chan struct{}
-	opened   bool
-}
-
-func (g *statGate) Stat(oid string) (store.ObjectStat, error) {
-	g.mu.Lock()
-	g.inflight++
-	g.total++
-	g.peak = max(g.peak, g.inflight)
-	if g.inflight == g.want && !g.opened {
-		g.opened = true
-		close(g.open)
-	}
-	g.mu.Unlock()
-	select {
-	case <-g.open:
-	case <-time.After(10 * time.Second):
-		// A watchdog: a narrower pin phase never reaches want, and
-		// fails below instead of hanging.
-		g.mu.Lock()
-		if !g.opened {
-			g.opened = true
-			close(g.open)
+			t.Run(name, func(t *testing.T) {
+				r := newReal(t, mb1, pinObjects*mib)
+				if delay > 0 {
+					slow, err := rados.Connect(rados.ConnConfig{ConfPath: test.SlowConf(t, delay)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					t.Cleanup(slow.Close)
+					r.useConn(t, slow)
+				}
+				runPinCase(t, c, pinTarget{engine: r.engine, source: r.source, srcPool: r.a,
+					dst:        func(_, o store.Objects) radoscp.Destination { r.dstObjects = o; return r.raw(0) },
+					dstObjects: r.dstObjects, dstNames: layout.Prefix(r.dstName), data: r.data,
+					read:     func(off, n uint64) []byte { return r.read(t, off, n) },
+					existing: func(from, to uint64) []uint64 { return r.existing(t, from, to) }})
+			})
 		}
-		g.mu.Unlock()
 	}
-	st, err := g.Objects.Stat(oid)
-	g.mu.Lock()
-	g.inflight--
-	g.mu.Unlock()
-	return st, err
 }
 
 // The pins of a copy run many at once, wider than the copy's window, and
-// every one has returned before the first copy-from is sent: that order is
-// what makes a pinned copy a point-in-time image (see pins).
-func TestPinsRunWideAndBeforeTheFirstCopy(t *testing.T) {
+// ahead of the copies: the first copy-froms complete while pins are still
+// outstanding. Objects copied before the last pin returned are re-checked
+// once; those copied after it are stat'ed once only.
+func TestPinsRunWideAndAheadOfTheCopies(t *testing.T) {
 	const objects = 100
 	f := newFixture(t, small, objects*obj)
-	g := &statGate{Objects: f.srcP, want: 64, open: make(chan struct{})}
-	f.source.Objects = g
-	var early []string
-	f.dst.Objects = &hooked{Objects: f.dst.Objects, before: func(dstOid string) {
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		if g.inflight > 0 || g.total < objects {
-			early = append(early, dstOid)
+	stats := newStatHooks(f.srcP)
+	stats.want = 64
+	copied0 := make(chan struct{})
+	stats.hold[srcNames.ObjectName(objects-1)] = copied0
+	f.source.Objects = stats
+	f.dst.Objects = &hooked{Objects: f.dst.Objects, after: func(dstOid string) {
+		if dstOid == dstNames.ObjectName(0) {
+			close(copied0)
 		}
 	}}
 	if _, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, objects*obj, radoscp.Options{Window: 2, PinSource: true}); err != nil {
 		t.Fatal(err)
 	}
-	if g.peak < 64 || g.peak > 128 {
-		t.Errorf("%d pins in flight at most; want 64 to 128 for window 2", g.peak)
+	if len(stats.heldOut) > 0 {
+		t.Fatalf("gave up holding %v: copies did not start before the pins were all in", stats.heldOut)
 	}
-	if len(early) > 0 {
-		t.Errorf("copy-froms %v sent before every pin had returned", early)
+	if stats.peak < 64 || stats.peak > 128 {
+		t.Errorf("%d pins in flight at most; want 64 to 128 for window 2", stats.peak)
 	}
+	if n := stats.count(srcNames.ObjectName(0)); n != 2 {
+		t.Errorf("object 0, copied before the last pin, stat'ed %d times; want 2 (pin and re-check)", n)
+	}
+	if n := stats.count(srcNames.ObjectName(objects - 1)); n != 1 {
+		t.Errorf("the last object stat'ed %d times; want 1 (its copy came after every pin)", n)
+	}
+	if got := f.dst.maxInFlight.Load(); got > 2 {
+		t.Errorf("%d copy-froms in flight; want at most the window, 2", got)
+	}
+	assertEqual(t, "copy", f.read(t, 0, objects*obj), f.data)
 }

@@ -28,15 +28,36 @@ func writeDuring(t *testing.T, f *fixture, at, k uint64, newData []byte) {
 	}
 }
 
+// rewriteAfterPin makes src rewrite source object k (in pool, unwrapped)
+// with newData right after its pin returned, before its copy can start.
+func rewriteAfterPin(t *testing.T, src *radoscp.Source, pool store.Objects, k uint64, newData []byte) *statHooks {
+	t.Helper()
+	s := newStatHooks(src.Objects)
+	oid := src.Names.ObjectName(k)
+	s.after = func(o string, n int) {
+		if o == oid && n == 1 {
+			if err := pool.WriteFull(oid, newData); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	src.Objects = s
+	return s
+}
+
 // A source object rewritten after the copy started: without pinning the
-// copy succeeds with old and new data mixed; pinned, it fails with
-// ErrSourceChanged, publishes only the objects before the changed one, and
-// cuts back the rest.
+// copy succeeds with old and new data mixed; pinned (the object rewritten
+// right after its pin), it fails with ErrSourceChanged, publishes only the
+// objects before the changed one, and cuts back the rest.
 func TestPinnedCopyDetectsAChangedSource(t *testing.T) {
 	newData := bytes.Repeat([]byte{0xee}, obj)
 	for _, pin := range []bool{false, true} {
 		f := newFixture(t, small, 12*obj)
-		writeDuring(t, f, 2, 6, newData)
+		if pin {
+			rewriteAfterPin(t, &f.source, f.srcP, 6, newData)
+		} else {
+			writeDuring(t, f, 2, 6, newData)
+		}
 		res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 12*obj, radoscp.Options{Window: 2, PinSource: pin})
 		if !pin {
 			if err != nil || !bytes.Equal(f.read(t, 6*obj, obj), newData) {
@@ -56,13 +77,13 @@ func TestPinnedCopyDetectsAChangedSource(t *testing.T) {
 	}
 }
 
-// A hole filled after the copy started is a change too.
+// A hole filled after its pin is a change too.
 func TestPinnedCopyDetectsAFilledHole(t *testing.T) {
 	f := newFixture(t, small, 8*obj)
 	if err := f.srcP.Remove(srcNames.ObjectName(5)); err != nil {
 		t.Fatal(err)
 	}
-	writeDuring(t, f, 1, 5, []byte("new"))
+	rewriteAfterPin(t, &f.source, f.srcP, 5, []byte("new"))
 	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 8*obj, radoscp.Options{Window: 2, PinSource: true})
 	if !errors.Is(err, radoscp.ErrSourceChanged) || res.Bytes != 5*obj {
 		t.Fatalf("copy: %d bytes, %v; want 5 objects and ErrSourceChanged", res.Bytes, err)
@@ -98,34 +119,14 @@ func TestPinnedCopyChecksClientReads(t *testing.T) {
 	}
 }
 
-// racingWriter rewrites a source object when the copy of a chosen
-// destination object is submitted.
-type racingWriter struct {
-	store.Objects
-	at, src string
-	pool    store.Objects
-	data    []byte
-	t       *testing.T
-}
-
-func (r *racingWriter) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
-	if dstOid == r.at {
-		if err := r.pool.WriteFull(r.src, r.data); err != nil {
-			r.t.Error(err)
-		}
-	}
-	return r.Objects.Submit(dstOid, src, o)
-}
-
-// On the real cluster: a source object rewritten during a pinned copy
-// makes the OSD refuse its copy-from (ERANGE); the copy fails with
-// ErrSourceChanged and publishes only the objects before it.
+// On the real cluster: a source object rewritten during a pinned copy,
+// right after its pin, makes the OSD refuse its copy-from (ERANGE); the
+// copy fails with ErrSourceChanged and publishes only the objects before
+// it.
 func TestRealPinnedCopyDetectsAChangedSource(t *testing.T) {
 	l := layout.Layout{StripeUnit: 1 << 20, StripeCount: 1, ObjectSize: 1 << 20}
 	r := newReal(t, l, 12<<20)
-	dstNames, srcNames := layout.Prefix(r.dstName), layout.Prefix(r.srcName)
-	r.dstObjects = &racingWriter{Objects: r.b, at: dstNames.ObjectName(2), src: srcNames.ObjectName(6),
-		pool: r.a, data: bytes.Repeat([]byte{0xee}, 1<<20), t: t}
+	rewriteAfterPin(t, &r.source, r.a, 6, bytes.Repeat([]byte{0xee}, 1<<20))
 	res, err := r.engine.Copy(context.Background(), r.source, 0, r.raw(0), 0, 12<<20, radoscp.Options{Window: 2, PinSource: true})
 	if !errors.Is(err, radoscp.ErrSourceChanged) || !errors.Is(err, store.ErrRange) {
 		t.Fatalf("copy: %v; want ErrSourceChanged from the OSD's ERANGE", err)

@@ -70,3 +70,8 @@ func (f *FS) Unlink(path string) error { return pathError("unlink", path, f.m.Un
 
 // Rmdir removes the empty directory path.
 func (f *FS) Rmdir(path string) error { return pathError("rmdir", path, f.m.RemoveDir(path)) }
+
+// Link makes path a new hard link to the existing file target (link(2)).
+func (f *FS) Link(target, path string) error {
+	return pathError("link to "+target, path, f.m.Link(target, path))
+}

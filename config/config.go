@@ -36,6 +36,11 @@ type Config struct {
 	JSON                                bool   // machine-readable output
 	Progress                            string // "auto" (when stdout is a terminal), "on" or "off"
 	LogLevel                            string // "debug", "info", "warn" (the default) or "error"
+	// LogFormat is "text" (the default) or "json". Verbose logs at debug
+	// level (when LogLevel is left at its default); Quiet logs errors
+	// only and shows no progress.
+	LogFormat      string
+	Verbose, Quiet bool
 	// MetricsAddr serves /metrics there while running; MetricsTextfile is
 	// written for node_exporter when a command ends. Empty for neither.
 	MetricsAddr, MetricsTextfile string
@@ -68,6 +73,7 @@ func Default() Config {
 		StripeCount:    1,
 		Progress:       "auto",
 		LogLevel:       "warn",
+		LogFormat:      "text",
 		PinSource:      true,
 		sources:        defaultSources(),
 	}

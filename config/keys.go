@@ -91,6 +91,19 @@ var keys = []key{
 			}
 			return "debug, info, warn or error"
 		}},
+	{name: "log-format", usage: "log lines as text (key=value) or json (one JSON object a line)",
+		field: func(c *Config) any { return &c.LogFormat },
+		check: func(c Config) string {
+			switch c.LogFormat {
+			case "text", "json":
+				return ""
+			}
+			return "text or json"
+		}},
+	{name: "verbose", short: "v", usage: "say more: log at debug level (as --log-level debug): checkpoints and every decision",
+		field: func(c *Config) any { return &c.Verbose }},
+	{name: "quiet", short: "q", usage: "say only what failed: log errors only and show no progress",
+		field: func(c *Config) any { return &c.Quiet }},
 	{name: "progress", usage: "show progress: auto (when stdout is a terminal), on or off",
 		field: func(c *Config) any { return &c.Progress },
 		check: func(c Config) string {

@@ -15,7 +15,7 @@ func TestDefaults(t *testing.T) {
 		t.Errorf("loaded with nothing set:\n%+v\nwant Default():\n%+v", cfg, Default())
 	}
 	want := Config{ConnectTimeout: 30 * time.Second, Window: 16, MaxWindow: 64, Chunk: 4 << 20,
-		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto", LogLevel: "warn", PinSource: true}
+		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto", LogLevel: "warn", LogFormat: "text", PinSource: true}
 	want.sources = cfg.sources
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("defaults %+v, want %+v", cfg, want)
@@ -95,6 +95,9 @@ func TestEveryKeyFromEveryLayer(t *testing.T) {
 		"json":             {"true", func(c Config) bool { return c.JSON }},
 		"progress":         {"off", func(c Config) bool { return c.Progress == "off" }},
 		"log-level":        {"debug", func(c Config) bool { return c.LogLevel == "debug" }},
+		"log-format":       {"json", func(c Config) bool { return c.LogFormat == "json" }},
+		"verbose":          {"true", func(c Config) bool { return c.Verbose }},
+		"quiet":            {"true", func(c Config) bool { return c.Quiet }},
 		"max-rate":         {"100M", func(c Config) bool { return c.MaxRate == 100<<20 }},
 		"max-ops":          {"500", func(c Config) bool { return c.MaxOps == 500 }},
 		"metrics-addr":     {"127.0.0.1:9101", func(c Config) bool { return c.MetricsAddr == "127.0.0.1:9101" }},

@@ -38,6 +38,8 @@ type Options struct {
 	// offload-only).
 	Copy radoscp.Options
 	// Files is how many files are copied at once; 0 or less means 1.
+	// Files of at most 1 MiB count as 1/8 of a file each (see
+	// fileWeight): up to 8*Files of them are in flight.
 	Files int
 	// NoPreserve skips ownership, times and user xattrs (the mode is the
 	// source's, without setuid, setgid and group/other write).
@@ -47,7 +49,15 @@ type Options struct {
 	// NoClobber leaves every existing destination path alone: a file
 	// copy onto one is refused (ErrUsage), a tree copy skips it.
 	NoClobber bool
-	Sync      Sync
+	// IgnoreTimes copies every file of a tree, also those whose
+	// destination already has their size, mtime, mode and owner.
+	IgnoreTimes bool
+	// DryRun reports what a copy or migrate would do and writes
+	// nothing (see dryrun.go).
+	DryRun bool
+	Sync   Sync
+	// Filter leaves paths of a tree copy or migrate out (nil: none).
+	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of
 	// the source's; copies then go through the client.
 	Striping *layout.Layout
@@ -78,7 +88,10 @@ type Copier struct {
 	mu    sync.Mutex
 	pools map[poolKey]*rados.Pool
 	snaps map[string]*snapshot // source snapshots, by root
-	repMu sync.Mutex
+	// dirLayouts is the layout the last new staging file in each
+	// destination directory got (see inheritedLayout).
+	dirLayouts map[string]cephfs.FileLayout
+	repMu      sync.Mutex
 
 	settling   sync.WaitGroup // copied files being settled (settle.go)
 	settleErrs []Report       // under mu
@@ -91,7 +104,7 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 		report = func(Report) {}
 	}
 	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
-		snaps: map[string]*snapshot{}}
+		snaps: map[string]*snapshot{}, dirLayouts: map[string]cephfs.FileLayout{}}
 }
 
 func (c *Copier) emit(r Report) {

@@ -53,7 +53,8 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		return err
 	}
 	staging := stagingPath(dst)
-	file, d, err := c.openStaging(staging, sst, sl, r)
+	single := oneObject(sst.Size, c.stagingStriping(sl.Layout))
+	file, d, err := c.openStaging(staging, sst, sl, single, r)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	if err := d.Publish(sst.Size); err != nil {
 		return err
 	}
-	if err := c.checkComplete(staging, file.Ino(), sst, true); err != nil {
+	if err := c.checkComplete(staging, file.Ino(), sst, d); err != nil {
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
@@ -107,7 +108,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 			return err
 		}
 	}
-	if err := c.finish(file, src, sst); err != nil {
+	if err := c.finish(file, src, sst, d.Unrecorded()); err != nil {
 		return err
 	}
 	if c.opts.afterCopy != nil {
@@ -119,7 +120,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	}
 	// Once more, right before the rename: nothing but a complete copy
 	// replaces dst (for migrate, the original).
-	if err := c.checkComplete(staging, file.Ino(), sst, false); err != nil {
+	if err := c.checkComplete(staging, file.Ino(), sst, nil); err != nil {
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
@@ -156,10 +157,11 @@ var ErrIncomplete = errors.New("staging file is not a complete copy")
 
 // checkComplete stats the staging file afresh by path, through the MDS,
 // and checks that it is the file this copy wrote (ino) and has the
-// source's size; with record, also that its recorded EOF says the whole
-// source is in place. This is what stands between a wrong publish and a
-// short file replacing its destination.
-func (c *Copier) checkComplete(staging string, ino uint64, sst cephfs.Stat, record bool) error {
+// source's size; with d, also that its recorded EOF says the whole source
+// is in place (the record in XattrEOF, or for an unrecorded one-object
+// copy, the EOF the engine recorded in d). This is what stands between a
+// wrong publish and a short file replacing its destination.
+func (c *Copier) checkComplete(staging string, ino uint64, sst cephfs.Stat, d *truncate.CephFS) error {
 	st, err := c.fs.Lstat(staging)
 	if err != nil {
 		return err
@@ -170,7 +172,13 @@ func (c *Copier) checkComplete(staging string, ino uint64, sst cephfs.Stat, reco
 	if st.Size != sst.Size {
 		return fmt.Errorf("%w: cephfs:%s is %d bytes, the source %d", ErrIncomplete, staging, st.Size, sst.Size)
 	}
-	if !record {
+	if d == nil {
+		return nil
+	}
+	if d.Unrecorded() {
+		if d.Recorded() != sst.Size {
+			return fmt.Errorf("%w: cephfs:%s has %d bytes in place, the source %d", ErrIncomplete, staging, d.Recorded(), sst.Size)
+		}
 		return nil
 	}
 	v, err := c.fs.GetXattr(staging, truncate.XattrEOF)
@@ -199,41 +207,18 @@ func (c *Copier) discard(staging string, size uint64) {
 // holds an exclusive lock on its staging file (through the MDS) while it
 // runs: a staging file whose lock is held is a live copy's, and is left
 // alone (ErrBusy); one whose lock can be taken is a dead copy's.
-func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
-	if _, err := c.fs.Lstat(staging); err == nil {
-		old, err := c.fs.OpenWrite(staging)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := old.TryLock(); err != nil {
-			defer old.Close()
-			return nil, nil, c.busy(old, err)
-		}
-		if c.opts.Resume {
-			d, why, err := c.resume(old, sst, sl)
-			if err != nil {
-				old.Close()
-				return nil, nil, err
-			}
-			if d != nil {
-				r.Resumed, r.ResumedFrom = true, d.EOF()
-				return old, d, c.claim(old)
-			}
-			r.Reason = "restarted: " + why
-		} else {
-			r.Reason = "removed the staging file of an interrupted copy (a resume would continue it)"
-		}
-		coverForPurge(old, sst.Size)
-		err = c.fs.Unlink(staging)
-		old.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, err
-	}
-
+//
+// The staging file is created first, without a lookup: only when it
+// exists already (EEXIST) is it looked at.
+func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, single bool, r *Report) (*cephfs.File, *truncate.CephFS, error) {
 	file, err := c.fs.CreateExclusive(staging, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		var d *truncate.CephFS
+		if file, d, err = c.reuseStaging(staging, sst, sl, r); file != nil || err != nil {
+			return file, d, err
+		}
+		file, err = c.fs.CreateExclusive(staging, 0o600)
+	}
 	if errors.Is(err, fs.ErrExist) {
 		return nil, nil, fmt.Errorf("%w: cephfs:%s was created by another copy meanwhile; nothing was changed", ErrBusy, staging)
 	}
@@ -246,9 +231,9 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 		defer file.Close()
 		return nil, nil, c.busy(file, err)
 	}
-	d, err := c.initStaging(file, sst, sl)
-	if err == nil {
-		err = c.claim(file)
+	d, err := c.initStaging(file, sst, sl, single)
+	if err == nil && !single {
+		err = c.claim(file, false)
 	}
 	if err != nil {
 		file.Close()
@@ -256,6 +241,44 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 		return nil, nil, err
 	}
 	return file, d, nil
+}
+
+// reuseStaging handles the staging file found in place: a live copy's
+// (ErrBusy), or an interrupted one's, which with Resume it continues
+// (returning it) and otherwise removes (returning no file and no error).
+func (c *Copier) reuseStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
+	old, err := c.fs.OpenWrite(staging)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil // removed meanwhile
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := old.TryLock(); err != nil {
+		defer old.Close()
+		return nil, nil, c.busy(old, err)
+	}
+	if c.opts.Resume {
+		d, why, err := c.resume(old, sst, sl)
+		if err != nil {
+			old.Close()
+			return nil, nil, err
+		}
+		if d != nil {
+			r.Resumed, r.ResumedFrom = true, d.EOF()
+			return old, d, c.claim(old, true)
+		}
+		r.Reason = "restarted: " + why
+	} else {
+		r.Reason = "removed the staging file of an interrupted copy (a resume would continue it)"
+	}
+	coverForPurge(old, sst.Size)
+	err = c.fs.Unlink(staging)
+	old.Close()
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, err
+	}
+	return nil, nil, nil
 }
 
 // ErrBusy is a destination another copy, alive, is writing: its staging
@@ -266,13 +289,19 @@ var ErrBusy = errors.New("another copy is writing this destination")
 // another run gives.
 const xattrOwner = "user.radoscp.owner"
 
-// claim records this run as the staging file's owner and gives the file
-// the copy's start as its times, so that its age says when the copy began.
-func (c *Copier) claim(file *cephfs.File) error {
+// claim records this run as the staging file's owner and, for a resumed
+// one, gives the file the copy's start as its times, so that its age says
+// when the copy began (a new file has them from its creation). A
+// one-object copy is not claimed: it records nothing (see oneObject), and
+// its staging file lives for moments.
+func (c *Copier) claim(file *cephfs.File, resumed bool) error {
 	host, _ := os.Hostname()
 	owner := fmt.Sprintf("radoscp pid %d on %s, started %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
 	if err := file.SetXattr(xattrOwner, []byte(owner)); err != nil {
 		return err
+	}
+	if !resumed {
+		return nil
 	}
 	st, err := file.Stat()
 	if err != nil {
@@ -284,7 +313,7 @@ func (c *Copier) claim(file *cephfs.File) error {
 
 // busy is the error for a staging file whose lock another copy holds.
 func (c *Copier) busy(file *cephfs.File, lockErr error) error {
-	owner := "owner unknown"
+	owner := "owner not recorded: a copy of a file of one object records none"
 	if v, err := file.GetXattr(xattrOwner); err == nil {
 		owner = string(v)
 	}
@@ -309,9 +338,9 @@ func coverForPurge(file *cephfs.File, size uint64) {
 }
 
 // initStaging sets a new staging file's layout while it is empty and
-// records its source.
-func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout) (*truncate.CephFS, error) {
-	inherited, err := file.Layout()
+// records its source, unless single (a one-object copy, see oneObject).
+func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout, single bool) (*truncate.CephFS, error) {
+	inherited, err := c.inheritedLayout(file, single)
 	if err != nil {
 		return nil, err
 	}
@@ -323,11 +352,14 @@ func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileL
 			return nil, fmt.Errorf("set layout %s (needs MDS caps with 'p', e.g. 'allow rwp'): %w", want, err)
 		}
 	}
-	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
-		return nil, err
-	}
 	pool, err := c.pool(want, 0)
 	if err != nil {
+		return nil, err
+	}
+	if single {
+		return truncate.NewUnrecordedCephFS(file, pool, want.Layout), nil
+	}
+	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
 		return nil, err
 	}
 	return truncate.NewCephFS(file, pool, want.Layout)
@@ -352,7 +384,7 @@ func (c *Copier) wantLayout(sl, have cephfs.FileLayout) cephfs.FileLayout {
 func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout) (*truncate.CephFS, string, error) {
 	rec, err := file.GetXattr(xattrSource)
 	if err != nil || string(rec) != sourceRecord(sst) {
-		return nil, "the source changed since the interrupted copy, or the staging file has no record of it", nil
+		return nil, "the source changed since the interrupted copy, or the staging file has no record of it (a copy of a file of one object records none)", nil
 	}
 	have, err := file.Layout()
 	if err != nil {
@@ -373,12 +405,14 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 }
 
 // finish puts the source's metadata on the complete staging file and
-// removes radoscp's records from it. Times go last: every other change
-// would move them.
-func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat) error {
-	for _, name := range []string{truncate.XattrEOF, xattrSource, xattrOwner} {
-		if err := file.RemoveXattr(name); err != nil {
-			return err
+// removes radoscp's records from it (a new one-object copy has none).
+// Times go last: every other change would move them.
+func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecorded bool) error {
+	if !unrecorded {
+		for _, name := range []string{truncate.XattrEOF, xattrSource, xattrOwner} {
+			if err := file.RemoveXattr(name); err != nil {
+				return err
+			}
 		}
 	}
 	if c.opts.NoPreserve {

@@ -35,9 +35,8 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum}
-	t.g.SetLimit(max(c.opts.Files, 1))
-	t.migrate(ctx, path.Clean(root), st)
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files)}
+	t.migrate(ctx, t.root, st)
 	t.g.Wait()
 	t.settled()
 	if err := ctx.Err(); err != nil {
@@ -55,11 +54,12 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 	}
 	switch {
 	case st.IsRegular():
-		t.g.Go(func() error {
+		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() == nil {
-				t.record(t.migrateFile(ctx, p, st))
+				r := t.migrateFile(ctx, p, st)
+				r.Size = st.Size
+				t.record(r)
 			}
-			return nil
 		})
 	case st.IsDir():
 		entries, err := t.c.fs.ReadDir(p)
@@ -68,7 +68,7 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if !IsStaging(e.Name) {
+			if !IsStaging(e.Name) && !t.excluded(path.Join(p, e.Name), e.Stat) {
 				t.migrate(ctx, path.Join(p, e.Name), e.Stat)
 			}
 		}
@@ -86,6 +86,9 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Re
 	}
 	if l.Pool == t.c.opts.Pool {
 		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool}
+	}
+	if t.c.opts.DryRun {
+		return t.c.dryRunMigrate(p, st, l.Pool)
 	}
 	return t.c.CopyFile(ctx, p, p)
 }

@@ -11,6 +11,7 @@ type Outcome string
 const (
 	Copied    Outcome = "copied"    // a file, complete and in place
 	Linked    Outcome = "symlink"   // a symlink, re-created
+	HardLink  Outcome = "hardlink"  // a hard link to a file copied earlier in the tree
 	Dir       Outcome = "dir"       // a directory, made (or already there)
 	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
 	Failed    Outcome = "failed"    // an error; Err says which
@@ -29,13 +30,22 @@ type Report struct {
 	Resumed     bool
 	// Verified is what verifying the copy found, when it was verified.
 	Verified *verify.Result
-	Err      error
+	// Size is a regular file's size in the source, whatever its
+	// outcome: what a progress display counts as done for it.
+	Size uint64
+	// DryRun marks what a dry run says the copy would do: nothing was
+	// written for it.
+	DryRun bool
+	Err    error
 }
 
 // Summary counts a tree's outcomes.
 type Summary struct {
-	Files, Symlinks, Dirs, Skipped, Failed, Unchanged int
-	Bytes                                             uint64
+	Files, Symlinks, HardLinks, Dirs, Skipped, Failed, Unchanged int
+	// Excluded counts the paths the filter left out (a directory
+	// counts once, without what is below it).
+	Excluded int
+	Bytes    uint64
 }
 
 func (s *Summary) add(r Report) {
@@ -45,6 +55,8 @@ func (s *Summary) add(r Report) {
 		s.Bytes += r.Result.Bytes
 	case Linked:
 		s.Symlinks++
+	case HardLink:
+		s.HardLinks++
 	case Dir:
 		s.Dirs++
 	case Skipped:

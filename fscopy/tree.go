@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/sync/errgroup"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -19,9 +20,11 @@ var ErrUsage = errors.New("invalid request")
 
 // Copy copies src to dst like cp -a: if dst is an existing directory, the
 // copy is dst/base(src), otherwise dst itself. Directories need recursive.
-// Regular files are copied Options.Files at a time, each through its
-// staging file; symlinks are re-created; other file types are reported
-// and skipped. A failed file does not stop the others; the summary counts
+// Regular files are copied Options.Files at a time (more when small, see
+// fileWeight), each through its
+// staging file; symlinks are re-created; hard links within the tree stay
+// hard links, the data copied once (links.go); other file types are
+// reported and skipped. A failed file does not stop the others; the summary counts
 // them. Directory times are set last, after their contents.
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
@@ -51,13 +54,12 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	}
 
 	marked := false
-	if sst.IsDir() {
+	if sst.IsDir() && !c.opts.DryRun {
 		if marked, err = c.markTarget(src, dst); err != nil {
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum}
-	t.g.SetLimit(max(c.opts.Files, 1))
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files)}
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
 	t.settled()
@@ -68,6 +70,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	}
 	for i := len(t.dirs) - 1; i >= 0; i-- {
 		d := t.dirs[i]
+		if err := c.setDirQuota(d.dst, d.attrs); err != nil {
+			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
+			continue
+		}
 		if err := c.setDirTimes(d.dst, d.st); err != nil {
 			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
 		}
@@ -82,7 +88,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, t.lastErr
 	}
 	if sum.Failed > 0 {
-		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.Dirs+sum.Failed)
+		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
 	}
 	return sum, nil
 }
@@ -144,16 +150,21 @@ func (c *Copier) markTarget(src, dst string) (bool, error) {
 type dirTimes struct {
 	src, dst string
 	st       cephfs.Stat
+	attrs    dirAttrs // quotas are set with the times (dirattrs.go)
 }
 
 // treeCopy is one Copy's state: the file workers and the directories whose
 // times are set at the end.
 type treeCopy struct {
-	c       *Copier
-	g       errgroup.Group
-	sum     *Summary
-	dirs    []dirTimes
-	lastErr error
+	c    *Copier
+	root string // the source root, which the filter's paths are relative to
+	g    errgroup.Group
+	// inFlight is the budget of files in flight (see goFile).
+	inFlight *semaphore.Weighted
+	sum      *Summary
+	dirs     []dirTimes
+	links    links
+	lastErr  error
 }
 
 // settled waits for the copied files' settling and records its failures.
@@ -181,20 +192,28 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 	case st.IsRegular():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
+				if g, ok := GroupOf(st); ok {
+					if leader, first := t.links.join(g, st.Nlink, dst); first {
+						leader.finish(true) // later links link to the file kept
+					}
+				}
 				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}
-		t.g.Go(func() error {
-			if ctx.Err() != nil {
-				return nil
+		leader, follow := t.linkOf(ctx, src, dst, st)
+		if follow {
+			return
+		}
+		t.goFile(ctx, st.Size, func() {
+			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
+			if r.Err == nil {
+				r = t.c.copyUnlessSame(ctx, src, dst, st)
+				t.record(r)
 			}
-			r := t.c.CopyFile(ctx, src, dst)
-			if st.Nlink > 1 && r.Err == nil {
-				r.Reason = fmt.Sprintf("hard link (%d links): copied as a file of its own", st.Nlink)
+			if leader != nil {
+				leader.finish(r.Err == nil)
 			}
-			t.record(r)
-			return nil
 		})
 	case st.IsSymlink():
 		if t.c.opts.NoClobber {
@@ -216,7 +235,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if IsStaging(e.Name) {
+			if IsStaging(e.Name) || t.excluded(path.Join(src, e.Name), e.Stat) {
 				continue
 			}
 			t.copy(ctx, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat)
@@ -227,6 +246,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 }
 
 func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
+	if t.c.opts.DryRun {
+		return t.c.dryRunMkdir(src, dst)
+	}
 	r := Report{Src: src, Dst: dst, Outcome: Dir}
 	err := t.c.fs.Mkdir(dst, 0o700)
 	if errors.Is(err, fs.ErrExist) {
@@ -247,7 +269,14 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 		}
 		return r
 	}
-	xattrs, err := t.c.fs.UserXattrs(src)
+	attrs, err := t.c.readDirAttrs(src)
+	if err == nil {
+		err = t.c.setDirLayout(dst, attrs) // before the directory's files
+	}
+	var xattrs map[string][]byte
+	if err == nil {
+		xattrs, err = t.c.fs.UserXattrs(src)
+	}
 	if err == nil {
 		for name, v := range xattrs {
 			if err = t.c.fs.SetXattr(dst, name, v); err != nil {
@@ -260,12 +289,15 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 		return r
 	}
 	t.c.repMu.Lock()
-	t.dirs = append(t.dirs, dirTimes{src: src, dst: dst, st: st})
+	t.dirs = append(t.dirs, dirTimes{src: src, dst: dst, st: st, attrs: attrs})
 	t.c.repMu.Unlock()
 	return r
 }
 
 func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
+	if t.c.opts.DryRun {
+		return Report{Src: src, Dst: dst, Outcome: Linked, DryRun: true}
+	}
 	r := Report{Src: src, Dst: dst, Outcome: Linked}
 	target, err := t.c.fs.Readlink(src)
 	if err == nil {

@@ -106,3 +106,34 @@ func ReadFile(t testing.TB, mount *gocephfs.MountInfo, p string) (data []byte, o
 	}
 	return buf, true
 }
+
+// WriteFile creates the file at p through mount (it must not exist),
+// writes data into it and fsyncs it.
+func WriteFile(t testing.TB, mount *gocephfs.MountInfo, p string, data []byte) {
+	t.Helper()
+	f, err := mount.Open(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if len(data) > 0 {
+		if _, err := f.WriteAt(data, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Fsync(gocephfs.SyncAll); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// FSDir makes a directory of t's own at the root of mount's file system
+// and returns its path; it is removed, with everything in it, when t ends.
+func FSDir(t testing.TB, mount *gocephfs.MountInfo) string {
+	t.Helper()
+	dir := "/" + UniqueName(t)
+	if err := mount.MakeDir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	RemoveTree(t, mount, dir)
+	return dir
+}

@@ -24,12 +24,15 @@
 // every OSD, and [UniqueName] names a test's objects and clients. For
 // cluster faults, [StopDaemon] and [StartDaemon] stop and restart one OSD or
 // the mon or the MDS (cluster.sh stop-daemon/start-daemon), [StartStandbyMDS]
-// adds a standby MDS for failover tests, [Pool] makes a pool of
+// adds a standby MDS for failover tests, [OpenPool] opens a pool as client.admin, [Pool] makes a pool of
 // several replicas that survives a stopped OSD, [Pause] holds every OSD
 // operation (ceph osd pause), and [WaitClean] waits for active+clean.
 // A fault the shared cluster must not see (an OSD killed: memstore loses
 // its objects, the size-1 pools' among them) runs on a cluster of the
 // test's own, [StartCluster], whose replicated pools all have size 2.
+//
+// A command's end-to-end tests build it once with [MainWithBinary] and
+// run it with [RunBinary].
 //
 // The cluster is shared by every test of a run: use [UniqueName] prefixes,
 // and do not run tests that change cluster-wide settings alongside others

@@ -59,6 +59,9 @@ type CephFS struct {
 	recorded  uint64 // in XattrEOF: every byte below it is in place
 	published uint64 // the size made visible through the MDS
 	gen       store.Generation
+	// unrecorded keeps the recorded EOF in memory only (see
+	// NewUnrecordedCephFS).
+	unrecorded bool
 }
 
 // NewCephFS starts filling file, created exclusively and empty (so never
@@ -69,6 +72,18 @@ func NewCephFS(file File, pool store.Objects, l layout.Layout) (*CephFS, error) 
 		return nil, err
 	}
 	return d, nil
+}
+
+// NewUnrecordedCephFS is NewCephFS for a staging file that is never
+// resumed: its copy is one write (a file within object 0), so an
+// interrupted one starts over. Its EOF is recorded in memory only, not
+// in XattrEOF: no round trips to the MDS to set and remove the record.
+// Recorded still says what the copy put in place, for the check before
+// the file is renamed.
+func NewUnrecordedCephFS(file File, pool store.Objects, l layout.Layout) *CephFS {
+	d := newCephFS(file, pool, l)
+	d.unrecorded = true
+	return d
 }
 
 // ResumeCephFS continues filling a staging file that an earlier copy left:
@@ -101,6 +116,7 @@ func (c *CephFS) Layout() layout.Layout        { return c.layout }
 func (c *CephFS) Names() layout.Namer          { return c.names }
 func (c *CephFS) EOF() uint64                  { return c.published }
 func (c *CephFS) Recorded() uint64             { return c.recorded }
+func (c *CephFS) Unrecorded() bool             { return c.unrecorded }
 func (c *CephFS) Generation() store.Generation { return c.gen }
 func (c *CephFS) Close() error                 { return nil }
 
@@ -144,6 +160,10 @@ func (c *CephFS) Publish(eof uint64) error {
 }
 
 func (c *CephFS) record(eof uint64) error {
+	if c.unrecorded {
+		c.recorded = eof
+		return nil
+	}
 	if err := c.file.SetXattr(XattrEOF, []byte(strconv.FormatUint(eof, 10))); err != nil {
 		return fmt.Errorf("record EOF %d: %w", eof, err)
 	}

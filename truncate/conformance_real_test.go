@@ -10,7 +10,6 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/truncate/desttest"
@@ -19,23 +18,9 @@ import (
 // small keeps the real sequences quick: an object set is 64 KiB.
 var small = layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 << 10}
 
-func realPool(t *testing.T, conf, pool string) *rados.Pool {
-	t.Helper()
-	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	p, err := conn.OpenPool(pool, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
 func TestConformanceRealRaw(t *testing.T) {
 	conf := test.Conf(t)
-	p := realPool(t, conf, "radoscp-b")
+	p := test.OpenPool(t, conf, "radoscp-b")
 	prefix := test.UniqueName(t)
 	desttest.Run(t, desttest.Subject{
 		Layout: small,
@@ -50,8 +35,8 @@ func TestConformanceRealRaw(t *testing.T) {
 // client's `rados --striper stat` would.
 func TestConformanceRealStriper(t *testing.T) {
 	conf := test.Conf(t)
-	p := realPool(t, conf, "radoscp-b")
-	desttest.Run(t, striperSubject(p, realPool(t, conf, "radoscp-b"), small, test.UniqueName(t)), p)
+	p := test.OpenPool(t, conf, "radoscp-b")
+	desttest.Run(t, striperSubject(p, test.OpenPool(t, conf, "radoscp-b"), small, test.UniqueName(t)), p)
 }
 
 // A CephFS staging file's size is read back through a second CephFS

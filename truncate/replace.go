@@ -3,42 +3,26 @@ package truncate
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
+	"golang.org/x/sync/errgroup"
 )
 
 // removeObjects removes objects [first, end) of names, up to width at a
-// time; missing ones are fine. It returns every failure, joined.
+// time; missing ones are fine. It returns the first failure.
 func removeObjects(objs store.Objects, names layout.Namer, first, end uint64, width int) error {
-	if first >= end {
-		return nil
-	}
-	width = max(width, 1)
-	next := make(chan uint64)
-	var mu sync.Mutex
-	var errs []error
-	var wg sync.WaitGroup
-	for range min(uint64(width), end-first) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for obj := range next {
-				if err := objs.Remove(names.ObjectName(obj)); err != nil && !errors.Is(err, store.ErrNotFound) {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(max(width, 1))
 	for obj := first; obj < end; obj++ {
-		next <- obj
+		g.Go(func() error {
+			if err := objs.Remove(names.ObjectName(obj)); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := g.Wait(); err != nil {
 		return fmt.Errorf("remove the old objects: %w", err)
 	}
 	return nil

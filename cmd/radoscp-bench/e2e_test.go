@@ -110,7 +110,7 @@ func TestE2EBenchBadFlags(t *testing.T) {
 			t.Errorf("%s %s: exit %d, stderr %q; want 2 and %q", tc.flag, tc.value, r.code, r.stderr, tc.says)
 		}
 	}
-	if p := connPool(t, conf, "radoscp-a"); func() bool { _, err := p.Stat(layout.Prefix(prefix).ObjectName(0)); return err == nil }() {
+	if p := test.OpenPool(t, conf, "radoscp-a"); func() bool { _, err := p.Stat(layout.Prefix(prefix).ObjectName(0)); return err == nil }() {
 		t.Errorf("a refused bench wrote source objects")
 	}
 }
@@ -160,7 +160,7 @@ func TestE2EBenchOffloadOnlyClient(t *testing.T) {
 // the window, and counts what it read and wrote.
 func TestClientCopy(t *testing.T) {
 	conf := test.Conf(t)
-	p := connPool(t, conf, "radoscp-a")
+	p := test.OpenPool(t, conf, "radoscp-a")
 	src, dst := test.UniqueName(t), test.UniqueName(t)
 	const objects, size, chunk = 3, 1<<20 + 64<<10, 256 << 10
 	if err := ensureSources(p, src, objects, size); err != nil {

@@ -25,6 +25,9 @@ const fsAnchor = "the clone anchor: what ceph-mgr's subvolume clones do, reading
 // directory, which is compared with the sources on the first repeat and
 // removed after every run.
 func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
+	if f.tree != "" {
+		return runTreeBench(ctx, cfg, f, plan)
+	}
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Repeat: f.repeat,
 		Files: f.sourceFiles, FileSize: plan.objectSize, Anchor: fsAnchor,
 		Title: fmt.Sprintf("CephFS: %d files of %s, radoscp against the clone anchor", f.sourceFiles, fileSizeText(plan.objectSize))}

@@ -22,7 +22,22 @@ import (
 // latencies (one per file) cover the copy and the final sync of the file
 // system, not connecting and mounting.
 func runFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender) (runRecord, error) {
+	if f.tree != "" {
+		return runTreeOne(ctx, cfg, f, c)
+	}
 	src := path.Join(f.fsDir, "src")
+	return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
+		if c.Mode == "clone" {
+			return cloneAnchor(ctx, mnt.fs, src, f.dstPrefix, c.Files)
+		}
+		return fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c)
+	})
+}
+
+// measureFSOne mounts the file system for contender c and measures copy,
+// then the final sync of the file system: wall time, this process's CPU
+// and its peak RSS.
+func measureFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender, copy func(*benchMount) (runRecord, error)) (runRecord, error) {
 	// The anchor mounts as ceph-mgr does, with libcephfs's defaults
 	// (the client object cache on); fscopy as radoscp cp does.
 	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode == "fscopy")
@@ -32,12 +47,7 @@ func runFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender)
 	defer mnt.close()
 	before := rusage(syscall.RUSAGE_SELF)
 	start := time.Now()
-	var rec runRecord
-	if c.Mode == "clone" {
-		rec, err = cloneAnchor(ctx, mnt.fs, src, f.dstPrefix, c.Files)
-	} else {
-		rec, err = fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c)
-	}
+	rec, err := copy(mnt)
 	if err == nil {
 		err = mnt.fs.SyncFS()
 	}

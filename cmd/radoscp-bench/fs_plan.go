@@ -34,11 +34,11 @@ func applyFSScenario(f *benchFlags, sc scenario, changed func(string) bool) erro
 // onlyForFSScenario refuses the cephfs scenario's flags in the others.
 func onlyForFSScenario(f benchFlags, changed func(string) bool) error {
 	if f.cephfs {
-		return nil
+		return onlyForTreeScenarios(f, changed)
 	}
-	for _, name := range []string{"source-files", "file-size", "files-at-once", "fs", "fs-dir"} {
+	for _, name := range []string{"source-files", "file-size", "files-at-once", "fs", "fs-dir", "tree-source", "keep-copies"} {
 		if changed(name) {
-			return fmt.Errorf("--%s applies to --scenario cephfs only", name)
+			return fmt.Errorf("--%s applies to --scenario cephfs, smallfiles and tree only", name)
 		}
 	}
 	return nil
@@ -75,6 +75,9 @@ func parseFSContender(s, mode, rest string) (contender, error) {
 // number of files at once (and fscopy at every window).
 func parseFSBench(f benchFlags) (benchPlan, error) {
 	var p benchPlan
+	if f.tree != "" {
+		return parseTreeBench(f)
+	}
 	if f.sourceFiles < 1 {
 		return p, fmt.Errorf("--source-files %d: expected at least 1", f.sourceFiles)
 	}

@@ -48,10 +48,29 @@ func TestFSBenchPlan(t *testing.T) {
 
 func TestFSFlagsOnlyForFSScenario(t *testing.T) {
 	changed := func(name string) bool { return name == "file-size" }
-	if err := onlyForFSScenario(benchFlags{}, changed); err == nil || !strings.Contains(err.Error(), "--file-size applies to --scenario cephfs only") {
+	if err := onlyForFSScenario(benchFlags{}, changed); err == nil || !strings.Contains(err.Error(), "--file-size applies to --scenario cephfs, smallfiles and tree only") {
 		t.Errorf("object scenario with --file-size: %v", err)
 	}
 	if err := onlyForFSScenario(benchFlags{cephfs: true}, changed); err != nil {
 		t.Errorf("cephfs scenario with --file-size: %v", err)
+	}
+	// The tree scenarios have fixed contenders and their own source.
+	for _, tc := range []struct {
+		f           benchFlags
+		flag, error string
+	}{
+		{benchFlags{cephfs: true, tree: "smallfiles"}, "file-size", "--file-size does not apply to --scenario smallfiles"},
+		{benchFlags{cephfs: true, tree: "tree"}, "modes", "--modes does not apply to --scenario tree"},
+		{benchFlags{cephfs: true, tree: "tree"}, "source-files", "--source-files does not apply to --scenario tree"},
+		{benchFlags{cephfs: true}, "tree-source", "--tree-source applies to --scenario smallfiles and tree only"},
+		{benchFlags{}, "keep-copies", "--keep-copies applies to --scenario cephfs, smallfiles and tree only"},
+	} {
+		err := onlyForFSScenario(tc.f, func(name string) bool { return name == tc.flag })
+		if err == nil || !strings.Contains(err.Error(), tc.error) {
+			t.Errorf("%+v with --%s: %v; want %q", tc.f, tc.flag, err, tc.error)
+		}
+	}
+	if err := onlyForFSScenario(benchFlags{cephfs: true, tree: "smallfiles"}, func(name string) bool { return name == "source-files" }); err != nil {
+		t.Errorf("smallfiles with --source-files: %v", err)
 	}
 }

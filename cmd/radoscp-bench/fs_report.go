@@ -9,10 +9,13 @@ import (
 // writeFSNotes says, above a cephfs scenario's table, what its rows and
 // columns mean where they differ from the object scenarios'.
 func writeFSNotes(b *strings.Builder, r benchResult) {
-	if r.SpeedUpOver == "clone:1" {
+	switch {
+	case r.SpeedUpOver == "clone:1":
 		fmt.Fprintf(b, "Speed-up is over %s. ", r.Anchor)
-	} else {
-		b.WriteString("The clone anchor (one file at a time) was not run: no speed-up. ")
+	case r.SpeedUpOver != "":
+		fmt.Fprintf(b, "The clone anchor one file at a time was not run: speed-up is over the clone anchor at %s files at once. ", strings.TrimPrefix(r.SpeedUpOver, "clone:"))
+	default:
+		b.WriteString("The clone anchor was not run: no speed-up. ")
 	}
 	b.WriteString("radoscp rows are `radoscp cp -r` of the same directory (`--files` files at once, each with `--window` copy-froms in flight), ")
 	b.WriteString("which checks each file's size, mtime and ctime instead of pinning source object versions, as it always does. ")
@@ -36,8 +39,11 @@ func writeFSSummary(b *strings.Builder, r benchResult) {
 		return
 	}
 	fmt.Fprintf(b, "Fastest radoscp: %s, %.1f MiB/s", best.label(), best.MiBps)
-	if r.SpeedUpOver == "clone:1" {
+	if r.SpeedUpOver != "" {
 		fmt.Fprintf(b, ", %.2fx the clone anchor", best.SpeedUp)
+		if r.SpeedUpOver != "clone:1" {
+			fmt.Fprintf(b, " at %s files at once", strings.TrimPrefix(r.SpeedUpOver, "clone:"))
+		}
 	}
 	for _, r := range rows {
 		if r.Mode == "clone" && r.Files == best.Files && r.Files != 1 && r.MiBps > 0 {

@@ -1,19 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -21,23 +16,7 @@ import (
 // starts itself (run --one) for every contender.
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "radoscp-bench-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "radoscp-bench")
-	out, err := exec.Command("go", "build", "-tags", "pacific", "-o", binary, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building radoscp-bench: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { test.MainWithBinary(m, "radoscp-bench", &binary) }
 
 const oneMiB = 1 << 20
 
@@ -48,35 +27,8 @@ type result struct {
 
 func runCmd(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	r := result{stdout: o.String(), stderr: e.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("running radoscp-bench %q: %v", args, err)
-	}
-	return r
-}
-
-func connPool(t *testing.T, conf, pool string) *rados.Pool {
-	t.Helper()
-	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	p, err := conn.OpenPool(pool, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	r := test.RunBinary(t, binary, env, args...)
+	return result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 }
 
 func writeFile(t *testing.T, path, text string) {
@@ -115,31 +67,14 @@ func newFSEnv(t *testing.T) *fsEnv {
 	t.Helper()
 	conf := test.FS(t)
 	m := test.Mount(t)
-	e := &fsEnv{conf: conf, m: m, dir: "/" + test.UniqueName(t)}
-	if err := m.MakeDir(e.dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	test.RemoveTree(t, m, e.dir)
-	return e
+	return &fsEnv{conf: conf, m: m, dir: test.FSDir(t, m)}
 }
 
 func (e *fsEnv) path(p string) string { return path.Join(e.dir, p) }
 
 func (e *fsEnv) write(t *testing.T, p string, data []byte) {
 	t.Helper()
-	f, err := e.m.Open(e.path(p), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if len(data) > 0 {
-		if _, err := f.WriteAt(data, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Fsync(gocephfs.SyncAll); err != nil {
-		t.Fatal(err)
-	}
+	test.WriteFile(t, e.m, e.path(p), data)
 }
 
 // read reads p, or reports that it does not exist.

@@ -36,10 +36,12 @@ type benchResult struct {
 	SpeedUpOver string `json:"speedup_over,omitempty"`
 	// The cephfs scenario copies Files files of FileSize bytes; Anchor
 	// says what its speed-up is over.
-	Files    int        `json:"files,omitempty"`
-	FileSize uint64     `json:"file_size,omitempty"`
-	Anchor   string     `json:"anchor,omitempty"`
-	Rows     []benchRow `json:"rows"`
+	Files    int    `json:"files,omitempty"`
+	FileSize uint64 `json:"file_size,omitempty"`
+	Anchor   string `json:"anchor,omitempty"`
+	// Tree is what a tree scenario's source held (see tree.go).
+	Tree *treeInfo  `json:"tree,omitempty"`
+	Rows []benchRow `json:"rows"`
 }
 
 // benchRow is one contender: the median of its runs.
@@ -61,6 +63,8 @@ type benchRow struct {
 	// Verified is set when the cephfs scenario compared a copy with its
 	// source, byte for byte, and found them identical.
 	Verified bool `json:"verified,omitempty"`
+	// FilesPerS is the tree scenarios' regular files copied per second.
+	FilesPerS float64 `json:"files_per_second,omitempty"`
 }
 
 func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
@@ -129,7 +133,10 @@ func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags,
 		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String(),
 		"--pin-source=" + strconv.FormatBool(cfg.PinSource)}
 	if f.cephfs {
-		args = append(args, "--scenario", f.scenario, "--fs", f.fsName, "--fs-dir", f.fsDir, "--file-size", f.fileSize)
+		args = append(args, "--scenario", f.scenario, "--fs", f.fsName, "--fs-dir", f.fsDir)
+		if f.tree == "" {
+			args = append(args, "--file-size", f.fileSize)
+		}
 	}
 	for _, kv := range [][2]string{{"--conf", cfg.Conf}, {"--id", cfg.ID}, {"--name", cfg.Name}, {"--keyring", cfg.Keyring}} {
 		if kv[1] != "" {

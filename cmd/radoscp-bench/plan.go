@@ -33,7 +33,7 @@ var scenarios = []scenario{
 
 func scenarioNames() string {
 	var s []string
-	for _, sc := range scenarios {
+	for _, sc := range slices.Concat(scenarios, treeScenarios) {
 		s = append(s, sc.name)
 	}
 	return strings.Join(s, ", ")
@@ -42,6 +42,10 @@ func scenarioNames() string {
 // applyScenario presets what --scenario names; flags set explicitly win.
 func applyScenario(f *benchFlags, cfg *config.Config, changed func(string) bool) error {
 	if f.scenario == "" {
+		return nil
+	}
+	if i := slices.IndexFunc(treeScenarios, func(s scenario) bool { return s.name == f.scenario }); i >= 0 {
+		applyTreeScenario(f, treeScenarios[i], changed)
 		return nil
 	}
 	i := slices.IndexFunc(scenarios, func(s scenario) bool { return s.name == f.scenario })
@@ -92,7 +96,7 @@ func parseContender(s string) (contender, error) {
 	switch mode {
 	case "clone", "fscopy":
 		return parseFSContender(s, mode, w)
-	case "auto", "rados-cp":
+	case "auto", "rados-cp", "cp-fuse":
 		if hasW {
 			return c, fmt.Errorf("%q: %s takes no window", s, mode)
 		}
@@ -105,7 +109,7 @@ func parseContender(s string) (contender, error) {
 		c.Window = n
 		return c, nil
 	}
-	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, rados-cp, clone:FILES or fscopy:FILES:WINDOW", s)
+	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, rados-cp, clone:FILES, fscopy:FILES:WINDOW or cp-fuse", s)
 }
 
 // benchPlan is the validated sweep.

@@ -157,12 +157,18 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 			b.WriteString(", pinning off")
 		}
 		b.WriteString("\n\n")
-		if r.Anchor != "" {
+		switch {
+		case r.Tree != nil:
+			writeTreeNotes(&b, r)
+		case r.Anchor != "":
 			writeFSNotes(&b, r)
 		}
 		writeTable(&b, r.Rows, r.SpeedUpOver)
 		b.WriteString("\n")
-		if r.Anchor != "" {
+		switch {
+		case r.Tree != nil:
+			writeTreeSummary(&b, r)
+		case r.Anchor != "":
 			writeFSSummary(&b, r)
 		}
 	}
@@ -182,7 +188,8 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 }
 
 func writeTable(b *strings.Builder, rows []benchRow, over string) {
-	header := benchHeader(over)
+	files := hasFilesPerS(rows)
+	header := benchHeader(over, files)
 	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
 	for i := range header {
 		if i == 0 {
@@ -193,6 +200,6 @@ func writeTable(b *strings.Builder, rows []benchRow, over string) {
 	}
 	b.WriteString("\n")
 	for _, r := range rows {
-		b.WriteString("| " + strings.Join(r.cells(), " | ") + " |\n")
+		b.WriteString("| " + strings.Join(r.cells(files), " | ") + " |\n")
 	}
 }

@@ -32,6 +32,11 @@ type benchFlags struct {
 	sourceFiles           int
 	fileSize, filesAtOnce string
 	fsName, fsDir         string
+
+	// The tree scenarios' settings (see tree.go).
+	tree       string // the tree scenario run, set by --scenario
+	treeSource string
+	keepCopies bool
 }
 
 func newRunCommand() *cobra.Command {
@@ -55,6 +60,16 @@ clone anchor: read and write through libcephfs in 8 MiB chunks, as ceph-mgr's
 subvolume clones do, at each of --files-at-once), fscopy (radoscp cp -r at
 each of --files-at-once and --windows, default 1,16) and auto (fscopy with
 --window auto). Every copy is compared with its source on the first repeat.
+
+--scenario smallfiles (--source-files files of 4-64 KiB in nested
+directories, 5,000 by default) and --scenario tree (a copy of the local
+--tree-source, /usr/include by default, staged into CephFS) copy a tree of
+small files with fixed contenders: radoscp cp -r with its defaults, the
+clone anchor at 1 and 4 files at once (mode, owner and times kept, as
+ceph-mgr's clones do), and cp -a through a ceph-fuse mount that the run
+makes and removes itself (ceph-fuse's CPU counted as the client's). Each
+copy is compared with the source on the first repeat (type, mode, owner,
+size, mtime, contents, symlink targets); the table adds files/s.
 
 Every run of a contender is a child process of its own, so its CPU time and
 peak RSS are its own. Each figure is the median of --repeat runs.
@@ -82,6 +97,8 @@ unless --keep.`,
 	fl.StringVar(&f.filesAtOnce, "files-at-once", "1,4", "cephfs scenario: comma-separated numbers of files copied at once, swept by clone and fscopy")
 	fl.StringVar(&f.fsName, "fs", "", "cephfs scenario: file system name (default: the default file system)")
 	fl.StringVar(&f.fsDir, "fs-dir", "", "cephfs scenario: directory for the sources and copies, removed afterwards unless --keep (default: /PREFIX)")
+	fl.StringVar(&f.treeSource, "tree-source", "/usr/include", "tree scenario: the local directory copied into CephFS as the source")
+	fl.BoolVar(&f.keepCopies, "keep-copies", false, "smallfiles and tree scenarios: keep the source and each contender's copy of the last repeat (in FS-DIR)")
 	fl.StringVar(&f.one, "one", "", "run this one contender once and print its measurements as JSON (used by run itself)")
 	fl.StringVar(&f.dstPrefix, "dst-prefix", "", "with --one: name prefix of the destination objects")
 	_ = fl.MarkHidden("one")

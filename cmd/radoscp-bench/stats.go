@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -39,7 +40,8 @@ func summarize(c contender, runs []runRecord, size uint64) benchRow {
 // none: then every speed-up is 0, printed "-". The anchor is window 1 of
 // radoscp's copy-from (one at a time, as the kernel and rados cp copy);
 // without it, the rados cp loop; in CephFS, the clone anchor (one file at
-// a time).
+// a time), or when that was not run, the clone anchor with the fewest
+// files at once.
 func setSpeedUp(rows []benchRow) string {
 	base, ok := speedUpBase(rows)
 	for i := range rows {
@@ -66,7 +68,13 @@ func speedUpBase(rows []benchRow) (benchRow, bool) {
 			}
 		}
 	}
-	return benchRow{}, false
+	var clone benchRow
+	for _, r := range rows {
+		if r.Mode == "clone" && r.Seconds > 0 && (clone.Files == 0 || r.Files < clone.Files) {
+			clone = r
+		}
+	}
+	return clone, clone.Files > 0
 }
 
 // speedUpHeader names the speed-up column after what it is over.
@@ -78,6 +86,9 @@ func speedUpHeader(over string) string {
 		return "speed-up vs rados cp loop"
 	case "clone:1":
 		return "speed-up vs clone anchor"
+	}
+	if files, ok := strings.CutPrefix(over, "clone:"); ok {
+		return "speed-up vs clone anchor at " + files + " files at once"
 	}
 	return "speed-up"
 }
@@ -117,6 +128,8 @@ func (r benchRow) label() string {
 		return "rados cp loop"
 	case "client":
 		return "client copy window " + strconv.Itoa(r.Window)
+	case "cp-fuse":
+		return "cp -a through ceph-fuse"
 	case "clone":
 		if r.Files == 1 {
 			return "clone anchor: libcephfs 8 MiB chunks, 1 file at a time"
@@ -132,13 +145,23 @@ func (r benchRow) label() string {
 }
 
 // benchHeader is the columns as printed, for a run whose speed-up is over
-// the contender over (see setSpeedUp).
-func benchHeader(over string) []string {
-	return []string{"contender", "wall s", "MiB/s", speedUpHeader(over), "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
+// the contender over (see setSpeedUp); files/s when the run has it (the
+// tree scenarios).
+func benchHeader(over string, files bool) []string {
+	h := []string{"contender", "wall s", "MiB/s", speedUpHeader(over), "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
+	if files {
+		h = slices.Insert(h, 2, "files/s")
+	}
+	return h
+}
+
+// hasFilesPerS reports whether rows have the files/s column.
+func hasFilesPerS(rows []benchRow) bool {
+	return slices.ContainsFunc(rows, func(r benchRow) bool { return r.FilesPerS > 0 })
 }
 
 // cells are a row's columns as printed, in benchHeader's order.
-func (r benchRow) cells() []string {
+func (r benchRow) cells(files bool) []string {
 	client := "-"
 	if r.ClientMeasure {
 		client = strconv.FormatFloat(float64(r.ClientBytes)/(1<<20), 'f', 1, 64)
@@ -147,18 +170,23 @@ func (r benchRow) cells() []string {
 	if r.SpeedUp > 0 {
 		speedUp = fmt.Sprintf("%.2fx", r.SpeedUp)
 	}
-	return []string{r.label(), fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.1f", r.MiBps), speedUp,
+	c := []string{r.label(), fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.1f", r.MiBps), speedUp,
 		ms(r.P50ms), ms(r.P99ms), fmt.Sprintf("%.2f", r.CPUSeconds), fmt.Sprintf("%.0f", float64(r.MaxRSSBytes)/(1<<20)), client}
+	if files {
+		c = slices.Insert(c, 2, fmt.Sprintf("%.0f", r.FilesPerS))
+	}
+	return c
 }
 
 func printBench(w io.Writer, rows []benchRow, over string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	for _, h := range benchHeader(over) {
+	files := hasFilesPerS(rows)
+	for _, h := range benchHeader(over, files) {
 		fmt.Fprint(tw, h, "\t")
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
-		for _, c := range r.cells() {
+		for _, c := range r.cells(files) {
 			fmt.Fprint(tw, c, "\t")
 		}
 		fmt.Fprintln(tw)

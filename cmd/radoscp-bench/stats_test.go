@@ -6,8 +6,9 @@ import (
 )
 
 // Speed-up is over window 1 when it ran; otherwise over the scenario's
-// anchor (the rados cp loop, or in CephFS the clone anchor), and the
-// column says which; with neither, it is "-", never 0.00x.
+// anchor (the rados cp loop, or in CephFS the clone anchor one file at a
+// time, else the clone anchor with the fewest files at once), and the
+// column says which; with none, it is "-", never 0.00x.
 func TestSpeedUpAnchor(t *testing.T) {
 	row := func(mode string, window, files int, seconds float64) benchRow {
 		return benchRow{Mode: mode, Window: window, Files: files, Seconds: seconds}
@@ -27,7 +28,9 @@ func TestSpeedUpAnchor(t *testing.T) {
 			"", "speed-up", []string{"-", "-"}},
 		{"clone anchor", []benchRow{row("clone", 0, 1, 3), row("clone", 0, 4, 2), row("fscopy", 16, 4, 1)},
 			"clone:1", "speed-up vs clone anchor", []string{"1.00x", "1.50x", "3.00x"}},
-		{"no clone anchor", []benchRow{row("clone", 0, 4, 2), row("fscopy", 16, 4, 1)},
+		{"no clone anchor one file at a time", []benchRow{row("clone", 0, 16, 1.5), row("clone", 0, 4, 2), row("fscopy", 16, 4, 1)},
+			"clone:4", "speed-up vs clone anchor at 4 files at once", []string{"1.33x", "1.00x", "2.00x"}},
+		{"no anchor at all", []benchRow{row("fscopy", 16, 4, 1), row("fscopy", 16, 16, 2)},
 			"", "speed-up", []string{"-", "-"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,6 +81,36 @@ func TestRunHidesChildFlags(t *testing.T) {
 	for _, name := range []string{"one", "dst-prefix"} {
 		if f := fl.Lookup(name); f == nil || !f.Hidden {
 			t.Errorf("--%s: %+v, want a hidden flag", name, f)
+		}
+	}
+}
+
+// A tree scenario's table has files/s; its notes and verdicts compare
+// radoscp with cp -a and the faster clone row, and say which way each
+// target went.
+func TestTreeReport(t *testing.T) {
+	rows := []benchRow{
+		{Mode: "fscopy", Files: 4, Window: 16, Seconds: 2, MiBps: 50, FilesPerS: 2500, CPUSeconds: 1, Verified: true},
+		{Mode: "clone", Files: 1, Seconds: 8, MiBps: 12.5, FilesPerS: 625, CPUSeconds: 3, Verified: true},
+		{Mode: "clone", Files: 4, Seconds: 4, MiBps: 25, FilesPerS: 1250, CPUSeconds: 0.5, Verified: true},
+		{Mode: "cp-fuse", Seconds: 5, MiBps: 20, FilesPerS: 1000, CPUSeconds: 4, Verified: true},
+	}
+	res := benchResult{Scenario: "smallfiles", Rows: rows, Anchor: treeAnchor, Files: 5000,
+		Tree: &treeInfo{Files: 5000, Dirs: 56, Bytes: 100 << 20}}
+	res.SpeedUpOver = setSpeedUp(res.Rows)
+	md := renderReport([]benchResult{res}, "", "")
+	for _, want := range []string{
+		"| contender | wall s | files/s | MiB/s | speed-up vs clone anchor |",
+		"| radoscp cp -r --files 4 --window 16 | 2.000 | 2500 | 50.0 | 4.00x |",
+		"| cp -a through ceph-fuse | 5.000 | 1000 | 20.0 | 1.60x | - | - | 4.00 |",
+		"5000 regular files (100.0 MiB), 0 symlinks, 56 directories",
+		"radoscp at least 3x `cp -a` through ceph-fuse: 2.50x (2500 against 1000 files/s), **missed**; CPU 1.00 s against 4.00 s, **met**.",
+		"radoscp at least 1.5x the clone anchor (its faster row, libcephfs 8 MiB chunks, 4 files at once): 2.00x, **met**; CPU 1.00 s against 0.50 s, **missed**.",
+		"- Small files (smallfiles): radoscp at least 3x",
+		"identical.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
 		}
 	}
 }

@@ -63,6 +63,13 @@ func checkTargets(results []benchResult, engine string) []string {
 		out = append(out, fmt.Sprintf("`--window auto` at least 90%% of the best fixed window (%s: %s, %.1f MiB/s): %.1f MiB/s, %.0f%%, **%s**.",
 			r.Scenario, best.label(), best.MiBps, auto.MiBps, 100*auto.MiBps/best.MiBps, verdict(auto.MiBps >= 0.9*best.MiBps)))
 	}
+	for _, sc := range treeScenarios {
+		if r, ok := by[sc.name]; ok {
+			for _, v := range treeVerdicts(r) {
+				out = append(out, fmt.Sprintf("Small files (%s): %s", sc.name, v))
+			}
+		}
+	}
 	out = append(out, engineTargets(engine)...)
 	return out
 }

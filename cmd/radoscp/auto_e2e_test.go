@@ -11,7 +11,7 @@ import (
 func TestE2EWindowAuto(t *testing.T) {
 	conf := test.Conf(t)
 	src, dst := test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	data := writeObjects(t, a, src, 40, oneMiB/4)
 	cleanupObjects(t, b, dst, 40)
 	r := runCmd(t, nil, "cp", "-c", conf, "--window", "auto", "--max-window", "12", "--object-size", "256K", "--length", "10M", "--json",

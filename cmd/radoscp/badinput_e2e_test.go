@@ -31,7 +31,7 @@ type badInput struct {
 func TestE2EBadInput(t *testing.T) {
 	conf := test.Conf(t)
 	src := test.UniqueName(t)
-	a := connPool(t, conf, "radoscp-a")
+	a := test.OpenPool(t, conf, "radoscp-a")
 	writeObjects(t, a, src, 2, oneMiB)
 	// An object named like a striped object's first, without its xattrs.
 	notStriper := test.UniqueName(t)

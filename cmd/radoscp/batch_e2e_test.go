@@ -18,7 +18,7 @@ import (
 func TestE2EBatchReloadsWindow(t *testing.T) {
 	conf := test.Conf(t)
 	src := test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	data := writeObjects(t, a, src, 4, oneMiB)
 	cfgFile := filepath.Join(t.TempDir(), "radoscp.yaml")
 	setWindow := func(w int) {

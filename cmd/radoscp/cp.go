@@ -17,7 +17,7 @@ import (
 // cpFlags are cp's own flags, besides the shared configuration.
 type cpFlags struct {
 	srcOffset, dstOffset, length, dstSize string
-	noProgress, noClobber                 bool
+	noProgress, noClobber, dryRun         bool
 	// offsetsGiven is set when --src-offset or --dst-offset was given.
 	offsetsGiven bool
 	batch        string
@@ -64,6 +64,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 	cmd.Flags().BoolVar(&f.noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	cmd.Flags().BoolVar(&f.noClobber, "no-clobber", false, "refuse (exit 2) a destination that exists, before writing anything")
 	cmd.Flags().StringVar(&f.snap, "snap", "", "rados:/striper: sources: copy pool snapshot NAME of the source's pool (as rados -s NAME); a CephFS snapshot is a path, cephfs:/DIR/.snap/NAME/...")
+	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "say what would be copied, replaced, left alone or skipped, and write nothing")
 	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -124,10 +125,12 @@ type cpRequest struct {
 	ranged bool
 	// verify checks a whole copy against its source when it has ended.
 	verify verify.Mode
+	// dryRun says what the copy would do and writes nothing.
+	dryRun bool
 }
 
 func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error) {
-	r := cpRequest{resume: f.fs.resume, noClobber: f.noClobber, snap: f.snap}
+	r := cpRequest{resume: f.fs.resume, noClobber: f.noClobber, snap: f.snap, dryRun: f.dryRun}
 	var err error
 	if r.verify, err = verify.ParseMode(f.fs.verify); err != nil {
 		return r, err
@@ -235,6 +238,9 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	length, err := copyLength(src, req)
 	if err != nil {
 		return err
+	}
+	if req.dryRun {
+		return r.dryRun(cmd.OutOrStdout(), cfg, req, src, length)
 	}
 	if err := checkPoolSpace(r.conn, req.dst.Pool); err != nil {
 		return fmt.Errorf("destination %s: %w", req.dst, err)

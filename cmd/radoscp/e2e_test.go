@@ -21,23 +21,7 @@ import (
 
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "radoscp-e2e")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "radoscp")
-	out, err := exec.Command("go", "build", "-tags", "pacific", "-o", binary, ".").CombinedOutput()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "building radoscp: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { test.MainWithBinary(m, "radoscp", &binary) }
 
 const oneMiB = 1 << 20
 
@@ -48,35 +32,8 @@ type result struct {
 
 func runCmd(t *testing.T, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
-	cmd.Env = append(os.Environ(), env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	r := result{stdout: o.String(), stderr: e.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("running radoscp %q: %v", args, err)
-	}
-	return r
-}
-
-func connPool(t *testing.T, conf, pool string) *rados.Pool {
-	t.Helper()
-	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(conn.Close)
-	p, err := conn.OpenPool(pool, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
+	r := test.RunBinary(t, binary, env, args...)
+	return result{code: r.Code, stdout: r.Stdout, stderr: r.Stderr}
 }
 
 func objName(prefix string, i int) string { return fmt.Sprintf("%s.%08x", prefix, i) }
@@ -88,7 +45,7 @@ func copySetup(t *testing.T, n int) (conf, src, dst string, a, b *rados.Pool, da
 	t.Helper()
 	conf = test.Conf(t)
 	src, dst = test.UniqueName(t), test.UniqueName(t)
-	a, b = connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	a, b = test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	data = writeObjects(t, a, src, n, oneMiB)
 	cleanupObjects(t, b, dst, n)
 	return conf, src, dst, a, b, data
@@ -162,7 +119,7 @@ func parseJSON(t *testing.T, r result) map[string]any {
 func TestE2ECopyJSON(t *testing.T) {
 	conf := test.Conf(t)
 	src, dst := test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	data := writeObjects(t, a, src, 8, oneMiB)
 	cleanupObjects(t, b, dst, 9)
 	r := runCmd(t, nil, "cp", "-c", conf, "--window", "8", "--object-size", "1M", "--length", "8M", "--json",
@@ -211,7 +168,7 @@ func restrictedCaps(dst string, allow func(int) bool) string {
 func TestE2EPartial(t *testing.T) {
 	conf := test.Conf(t)
 	src, dst, client := test.UniqueName(t), test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	data := writeObjects(t, a, src, 8, oneMiB)
 	cleanupObjects(t, b, dst, 8)
 	keyring := test.Client(t, client, "mon", "allow r", "osd", restrictedCaps(dst, func(i int) bool { return i != 3 }))
@@ -233,7 +190,7 @@ func TestE2EPartial(t *testing.T) {
 func TestE2EAllDenied(t *testing.T) {
 	conf := test.Conf(t)
 	src, dst, client := test.UniqueName(t), test.UniqueName(t), test.UniqueName(t)
-	a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+	a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	writeObjects(t, a, src, 8, oneMiB)
 	cleanupObjects(t, b, dst, 8)
 	keyring := test.Client(t, client, "mon", "allow r", "osd", restrictedCaps(dst, func(int) bool { return false }))

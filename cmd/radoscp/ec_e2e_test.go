@@ -61,11 +61,11 @@ func TestE2EErasureCodedStriperAndRaw(t *testing.T) {
 			}
 
 			rawName := test.UniqueName(t) + "r"
-			rawData := writeObjects(t, connPool(t, conf, "radoscp-a"), rawName, 3, oneMiB)
+			rawData := writeObjects(t, test.OpenPool(t, conf, "radoscp-a"), rawName, 3, oneMiB)
 			srcRaw := "rados:radoscp-a/" + rawName
 			for i, pool := range []string{"radoscp-ec", "radoscp-b"} {
 				dst := test.UniqueName(t) + fmt.Sprint("raw", i)
-				p := connPool(t, conf, pool)
+				p := test.OpenPool(t, conf, pool)
 				cleanupObjects(t, p, dst, 3)
 				r := runCmd(t, nil, "cp", "-c", c.conf, "--json", "--no-progress", "--object-size", "1M", "--length", "3M",
 					srcRaw, "rados:"+pool+"/"+dst)

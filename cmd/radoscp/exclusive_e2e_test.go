@@ -202,7 +202,7 @@ func TestE2EWholeCopyReplaces(t *testing.T) {
 		})
 		t.Run("raw-"+c.name, func(t *testing.T) {
 			src, dst := test.UniqueName(t), test.UniqueName(t)
-			a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+			a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 			data := writeObjects(t, a, src, 3, oneMiB)
 			writeObjects(t, b, dst, 8, oneMiB)
 			r := runCmd(t, nil, "cp", "-c", c.conf, "--no-progress", "--json", "--object-size", "1M", "--length", "3M", "--dst-size", "8M",
@@ -276,7 +276,7 @@ func TestE2EResumeRefusesAnotherSource(t *testing.T) {
 			unchanged()
 
 			// Change one source object past the killed copy's EOF.
-			a := connPool(t, conf, "radoscp-a")
+			a := test.OpenPool(t, conf, "radoscp-a")
 			patch := []byte("changed")
 			if err := a.Write(fmt.Sprintf("%s.%016x", src, 9), patch, 0); err != nil {
 				t.Fatal(err)

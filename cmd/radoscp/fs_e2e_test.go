@@ -30,31 +30,14 @@ func newFSEnv(t *testing.T) *fsEnv {
 	t.Helper()
 	conf := test.FS(t)
 	m := test.Mount(t)
-	e := &fsEnv{conf: conf, m: m, dir: "/" + test.UniqueName(t)}
-	if err := m.MakeDir(e.dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	test.RemoveTree(t, m, e.dir)
-	return e
+	return &fsEnv{conf: conf, m: m, dir: test.FSDir(t, m)}
 }
 
 func (e *fsEnv) path(p string) string { return path.Join(e.dir, p) }
 
 func (e *fsEnv) write(t *testing.T, p string, data []byte) {
 	t.Helper()
-	f, err := e.m.Open(e.path(p), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if len(data) > 0 {
-		if _, err := f.WriteAt(data, 0); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Fsync(gocephfs.SyncAll); err != nil {
-		t.Fatal(err)
-	}
+	test.WriteFile(t, e.m, e.path(p), data)
 }
 
 // read reads p, or reports that it does not exist.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,24 +22,28 @@ import (
 // fsFlags are the flags of CephFS copies.
 type fsFlags struct {
 	recursive, noPreserve, resume bool
+	ignoreTimes                   bool
 	files                         int
 	sync                          string
 	verify                        string
+	filter                        fscopy.Filter
 }
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVarP(&f.recursive, "recursive", "r", false, "cephfs: copy directories and their contents")
-	cmd.Flags().IntVar(&f.files, "files", 4, "cephfs: files copied at once (each with --window objects in flight)")
+	cmd.Flags().IntVar(&f.files, "files", 4, "cephfs: files copied at once (each with --window objects in flight); files of 1 MiB or less count 1/8 each")
 	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and user.* xattrs")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 	bindVerify(cmd, &f.verify, "false")
+	bindFilter(cmd, &f.filter)
+	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -50,13 +55,17 @@ func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
 	o := fscopy.Options{
 		// Files are checked by size, mtime and ctime instead (fscopy).
-		Copy:       withoutPins(copyOptions(cfg)),
-		Files:      f.files,
-		NoPreserve: f.noPreserve,
-		Resume:     f.resume,
+		Copy:        withoutPins(copyOptions(cfg)),
+		Files:       f.files,
+		NoPreserve:  f.noPreserve,
+		Resume:      f.resume,
+		IgnoreTimes: f.ignoreTimes,
 	}
 	if f.files < 1 {
 		return o, usage("--files %d: expected at least 1", f.files)
+	}
+	if !f.filter.Empty() {
+		o.Filter = &f.filter
 	}
 	var err error
 	if o.Sync, err = fscopy.ParseSync(f.sync); err != nil {
@@ -80,6 +89,7 @@ type fsRun struct {
 	runner  *runner
 	session *cephfs.Session
 	fs      *cephfs.FS
+	start   time.Time // when the walk began, for the summary's time and rate
 }
 
 func openFS(cfg config.Config, name string) (*fsRun, error) {
@@ -110,13 +120,13 @@ func (f *fsRun) close() {
 // finish syncs (with --sync fs) and reports the summary; it returns the
 // error to exit with.
 func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, sum fscopy.Summary, err error) error {
-	if o.Sync == fscopy.SyncFS {
+	if o.Sync == fscopy.SyncFS && !o.DryRun {
 		if serr := f.fs.SyncFS(); serr != nil {
 			err = errors.Join(err, serr)
 		}
 	}
 	f.runner.session.finish()
-	printSummary(cmd.OutOrStdout(), cfg.JSON, sum, err)
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, sum, time.Since(f.start), err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
@@ -134,7 +144,10 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if err != nil {
 		return err
 	}
-	o.NoClobber = req.noClobber
+	if o.Filter != nil && !f.fs.recursive {
+		return usage("--exclude and --include pick paths of a tree: they apply with -r (and to migrate)")
+	}
+	o.NoClobber, o.DryRun = req.noClobber, req.dryRun
 	run, err := openFS(cfg, req.src.FS)
 	if err != nil {
 		return err
@@ -145,6 +158,10 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		prog.file(r)
 		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
+	if !o.DryRun {
+		prog.count(ctx, c, req.src.Path)
+	}
+	run.start = time.Now()
 	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
 	prog.finish()
 	return run.finish(cmd, cfg, o, sum, err)
@@ -153,7 +170,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 func newMigrateCommand() *cobra.Command {
 	var f fsFlags
 	var pool string
-	var noProgress bool
+	var noProgress, dryRun bool
 	cmd := &cobra.Command{
 		Use:   "migrate --pool POOL cephfs:/PATH",
 		Short: "Move CephFS files to another data pool, server-side",
@@ -177,6 +194,8 @@ system's data pools.`,
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted migrations from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
 	bindVerify(cmd, &f.verify, "true")
+	bindFilter(cmd, &f.filter)
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say which files would be moved, left alone or skipped, and write nothing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
@@ -203,7 +222,7 @@ system's data pools.`,
 		if err != nil {
 			return err
 		}
-		o.Pool = pool
+		o.Pool, o.DryRun = pool, dryRun
 		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
 		run, err := openFS(cfg, a.FS)
@@ -220,6 +239,10 @@ system's data pools.`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
+		if !o.DryRun {
+			prog.count(ctx, c, a.Path)
+		}
+		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
 		prog.finish()
 		return run.finish(cmd, cfg, o, sum, err)

@@ -55,7 +55,7 @@ func TestE2EPoolOverQuotaFailsFast(t *testing.T) {
 	pool := quotaPool(t)
 	src, _ := makeStriperSource(t, conf, "radoscp-a", 3<<20)
 	test.Ceph(t, "osd", "pool", "set-quota", pool, "max_bytes", "1")
-	writeObjects(t, connPool(t, conf, pool), "filler", 1, oneMiB)
+	writeObjects(t, test.OpenPool(t, conf, pool), "filler", 1, oneMiB)
 	waitFor(t, nil, 2*time.Minute, "the quota flag in the OSD map", func() bool { return overQuota(t, pool) })
 
 	dst := test.UniqueName(t)

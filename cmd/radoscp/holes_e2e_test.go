@@ -52,7 +52,7 @@ func TestE2EMissingSource(t *testing.T) {
 	for _, c := range confs(t, conf) {
 		t.Run(c.name, func(t *testing.T) {
 			src, dst := test.UniqueName(t), test.UniqueName(t)
-			a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+			a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 			writeObjects(t, a, src, 2, oneMiB)
 			cleanupObjects(t, b, dst, 4)
 			for _, tc := range []struct {
@@ -104,7 +104,7 @@ func TestE2EHoleOverStaleObjects(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, dstOff := range []int{oneMiB, oneMiB + 1000} {
 				src, dst := test.UniqueName(t), test.UniqueName(t)
-				a, b := connPool(t, conf, "radoscp-a"), connPool(t, conf, "radoscp-b")
+				a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 				data := writeObjects(t, a, src, 4, oneMiB)
 				if err := a.Remove(objName(src, 2)); err != nil {
 					t.Fatal(err)

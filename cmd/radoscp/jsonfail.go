@@ -78,7 +78,7 @@ func printFailureJSON(w io.Writer, args []string, err error) {
 // a summary.
 func summaryShaped(args []string) bool {
 	for i, a := range args {
-		if i == 0 && a == "migrate" || strings.HasPrefix(a, "cephfs:") {
+		if i == 0 && (a == "migrate" || a == "subvolume") || strings.HasPrefix(a, "cephfs:") {
 			return true
 		}
 	}

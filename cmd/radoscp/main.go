@@ -22,7 +22,8 @@ func main() {
 	root.SetErr(stderr)
 	root.Version = versionString()
 	root.SetVersionTemplate("{{.Version}}\n")
-	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand())
+	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand(),
+		newSubvolumeCommand())
 	root.AddCommand(newManCommand(root))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
 	err := root.Execute()

@@ -39,9 +39,9 @@ func TestE2EOSDKill(t *testing.T) {
 
 	t.Run("rados", func(t *testing.T) {
 		src := test.UniqueName(t)
-		a := connPool(t, c.Conf, "radoscp-a")
+		a := test.OpenPool(t, c.Conf, "radoscp-a")
 		data := bytes.Join(writeObjects(t, a, src, size/oneMiB+1, oneMiB), nil)[:size]
-		b := connPool(t, c.Conf, "radoscp-b")
+		b := test.OpenPool(t, c.Conf, "radoscp-b")
 		n := size/oneMiB + 1
 		osdKilledCopy(t, c, func(dst string) killedCopy {
 			cleanupObjects(t, b, dst, n)
@@ -101,7 +101,7 @@ func TestE2EOSDKill(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(local, "src"), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		pool := connPool(t, c.Conf, "cephfs_data")
+		pool := test.OpenPool(t, c.Conf, "cephfs_data")
 		const objects = size/(4*oneMiB) + 1 // the default layout's 4 MiB objects
 		osdKilledCopy(t, c, func(dst string) killedCopy {
 			args := []string{"cp", "-c", c.Conf, "--window", "2", "--no-progress",

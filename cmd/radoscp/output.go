@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
@@ -27,6 +28,11 @@ type jsonResult struct {
 	Error          *string        `json:"error"`
 	Errno          int            `json:"errno"`
 	Verify         *jsonVerify    `json:"verify,omitempty"`
+	// DryRun marks a --dry-run's line: the fields say what the copy
+	// would do (bytes, objects, the EOF it would publish) and
+	// DryRunAction what it would do to the destination.
+	DryRun       bool   `json:"dry_run,omitempty"`
+	DryRunAction string `json:"dry_run_action,omitempty"`
 	// ExitCode is set on the line of a failure found before any copy
 	// began, the only line such a run prints.
 	ExitCode *int `json:"exit_code,omitempty"`
@@ -126,6 +132,7 @@ type jsonFile struct {
 	Dst           string  `json:"dst"`
 	Outcome       string  `json:"outcome"`
 	Reason        string  `json:"reason,omitempty"`
+	DryRun        bool    `json:"dry_run,omitempty"`
 	Resumed       bool    `json:"resumed"`
 	ResumedFrom   uint64  `json:"resumed_from"`
 	Error         *string `json:"error"`
@@ -139,7 +146,7 @@ type jsonFile struct {
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
 		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
-			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom}
+			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
 		if r.Err != nil {
 			msg := r.Err.Error()
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
@@ -153,13 +160,20 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		fmt.Fprintln(out, string(b))
 		return
 	}
+	if r.DryRun && r.Err == nil {
+		printDryRun(out, r)
+		return
+	}
 	switch {
 	case r.Err != nil && single:
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
+	case r.Outcome == fscopy.Unchanged:
+		// Counted in the summary: a rerun would print a line per file
+		// it had nothing to do for.
 	case r.Outcome == fscopy.Skipped:
 		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
-	case r.Reason != "":
+	case r.Reason != "" && r.Outcome != fscopy.HardLink: // a hard link's reason names its file
 		fmt.Fprintf(errw, "radoscp: %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
 	}
 	if r.Resumed {
@@ -169,24 +183,31 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 
 // jsonSummary is the last line --json prints for a CephFS copy.
 type jsonSummary struct {
-	SchemaVersion int     `json:"schema_version"`
-	Summary       bool    `json:"summary"`
-	Files         int     `json:"files"`
-	Symlinks      int     `json:"symlinks"`
-	Dirs          int     `json:"dirs"`
-	Skipped       int     `json:"skipped"`
-	Unchanged     int     `json:"unchanged"`
-	Failed        int     `json:"failed"`
-	Bytes         uint64  `json:"bytes"`
-	Error         *string `json:"error"`
-	Errno         int     `json:"errno"`
-	ExitCode      *int    `json:"exit_code,omitempty"` // as in jsonResult
+	SchemaVersion int    `json:"schema_version"`
+	Summary       bool   `json:"summary"`
+	Files         int    `json:"files"`
+	Symlinks      int    `json:"symlinks"`
+	HardLinks     int    `json:"hard_links"`
+	Dirs          int    `json:"dirs"`
+	Skipped       int    `json:"skipped"`
+	Unchanged     int    `json:"unchanged"`
+	Failed        int    `json:"failed"`
+	Excluded      int    `json:"excluded"`
+	DryRun        bool   `json:"dry_run,omitempty"`
+	Bytes         uint64 `json:"bytes"`
+	// ElapsedSeconds is the wall time of the walk and its copies.
+	ElapsedSeconds float64 `json:"elapsed_seconds"`
+	Error          *string `json:"error"`
+	Errno          int     `json:"errno"`
+	ExitCode       *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
-func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
+// printSummary prints a CephFS copy's or migrate's counts; elapsed is
+// the time since its walk began.
+func printSummary(w io.Writer, asJSON, dryRun bool, s fscopy.Summary, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Bytes: s.Bytes}
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
+			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun}
 		if err != nil {
 			msg := plainWords(err.Error())
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
@@ -195,7 +216,23 @@ func printSummary(w io.Writer, asJSON bool, s fscopy.Summary, err error) {
 		fmt.Fprintln(w, string(b))
 		return
 	}
-	fmt.Fprintf(w, "%s (%s), %s, %s; %d skipped, %d unchanged, %d failed\n",
+	links := ""
+	if s.HardLinks > 0 {
+		links = ", " + plural(s.HardLinks, "hard link", "hard links")
+	}
+	if dryRun {
+		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; nothing was written\n",
+			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
+			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)))
+		return
+	}
+	rate := 0.0
+	if sec := elapsed.Seconds(); sec > 0 {
+		rate = float64(s.Bytes) / sec / (1 << 20)
+	}
+	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s\n",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
-		plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed)
+		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
 }

@@ -18,8 +18,21 @@ type progress struct {
 	radoscp.NopObserver
 	bytes   atomic.Uint64
 	objects atomic.Uint64
-	files   atomic.Uint64 // CephFS copies: files done
-	perFile bool          // count files; the total size is not known
+	files   atomic.Uint64 // CephFS copies: files copied
+	perFile bool          // a CephFS copy: files, and the tree's counted total
+	tree    treeCount
+}
+
+// treeCount is what the display knows of a CephFS copy's tree: the total
+// counted so far (fscopy.Copier.Count, which runs alongside the copy),
+// and the files done, copied or not. passed is the bytes of files done
+// without being copied (unchanged, skipped, the rest of a failed one):
+// they count towards the total but not towards the rate.
+type treeCount struct {
+	bytes, files atomic.Uint64 // counted
+	counted      atomic.Bool   // the count is complete
+	done         atomic.Uint64 // files done
+	passed       atomic.Uint64
 }
 
 func (p *progress) Progress(n uint64) { p.bytes.Add(n) }
@@ -31,6 +44,11 @@ func (p *progress) reset() {
 	p.bytes.Store(0)
 	p.objects.Store(0)
 	p.files.Store(0)
+	p.tree.bytes.Store(0)
+	p.tree.files.Store(0)
+	p.tree.counted.Store(false)
+	p.tree.done.Store(0)
+	p.tree.passed.Store(0)
 }
 func (p *progress) CopyDone(_ time.Duration, _ uint64, err error) {
 	if err == nil {
@@ -95,10 +113,11 @@ func termWidth() int {
 type progressDisplay struct {
 	stop chan struct{}
 	done chan struct{}
+	on   bool
 }
 
 func startProgress(p *progress, total uint64, on bool) *progressDisplay {
-	d := &progressDisplay{stop: make(chan struct{}), done: make(chan struct{})}
+	d := &progressDisplay{stop: make(chan struct{}), done: make(chan struct{}), on: on}
 	if !on {
 		close(d.done)
 		return d
@@ -111,11 +130,11 @@ func startProgress(p *progress, total uint64, on bool) *progressDisplay {
 		for {
 			select {
 			case <-d.stop:
-				stderr.draw(progressLine(p, total, r, termWidth()))
+				stderr.draw(progressLine(p, total, r, time.Now(), termWidth()))
 				stderr.end()
 				return
 			case <-t.C:
-				stderr.draw(progressLine(p, total, r, termWidth()))
+				stderr.draw(progressLine(p, total, r, time.Now(), termWidth()))
 			}
 		}
 	}()
@@ -123,17 +142,42 @@ func startProgress(p *progress, total uint64, on bool) *progressDisplay {
 }
 
 // rateMeter is the copy rate over the last few seconds, so that the ETA
-// follows the current rate rather than the slow start.
+// follows the current rate rather than the slow start. It takes the
+// clock's readings as arguments, so tests drive it with their own.
 type rateMeter struct {
 	times []time.Time
 	bytes []uint64
+	first time.Time // the first sample that saw bytes done
 }
 
-const rateSpan = 5 * time.Second
+const (
+	rateSpan = 5 * time.Second
+	// etaAfter is how long bytes must have been moving before an ETA is
+	// shown: the first seconds (the window growing, the first
+	// completions arriving together) say little of the rate to come.
+	etaAfter = 3 * time.Second
+)
+
+// steady reports whether the rate has been measured long enough to
+// found an ETA on.
+func (r *rateMeter) steady(now time.Time) bool {
+	return !r.first.IsZero() && now.Sub(r.first) >= etaAfter
+}
 
 func (r *rateMeter) rate(now time.Time, done uint64) float64 {
+	if done > 0 && r.first.IsZero() {
+		r.first = now
+	}
 	r.times, r.bytes = append(r.times, now), append(r.bytes, done)
-	for len(r.times) > 2 && now.Sub(r.times[1]) >= rateSpan {
+	// Over the last rateSpan, but no more than the later half of the
+	// time bytes have moved: the start of a copy (the window growing, the
+	// first completions arriving together) is slower than what follows,
+	// and would make the first ETAs far too long.
+	span := rateSpan
+	if !r.first.IsZero() {
+		span = min(span, now.Sub(r.first)/2)
+	}
+	for len(r.times) > 2 && now.Sub(r.times[1]) >= span {
 		r.times, r.bytes = r.times[1:], r.bytes[1:]
 	}
 	dt := now.Sub(r.times[0]).Seconds()
@@ -145,21 +189,51 @@ func (r *rateMeter) rate(now time.Time, done uint64) float64 {
 
 // progressLine is the status line, at most width-1 columns: the bar
 // takes what the numbers leave.
-func progressLine(p *progress, total uint64, r *rateMeter, width int) string {
-	done := p.bytes.Load()
-	rate := r.rate(time.Now(), done)
+func progressLine(p *progress, total uint64, r *rateMeter, now time.Time, width int) string {
 	if p.perFile {
-		return fmt.Sprintf("%s, %s, %s by copy-from, %s/s",
-			plural(int(p.files.Load()), "file", "files"), size(done), plural(int(p.objects.Load()), "object", "objects"), size(uint64(rate)))
+		return treeLine(p, r, now, width)
 	}
-	pct, eta := 100.0, "-"
+	done := p.bytes.Load()
+	rate := r.rate(now, done)
+	pct := 100.0
 	if total > 0 {
 		pct = 100 * float64(done) / float64(total)
-		if rate > 0 && done < total {
-			eta = time.Duration(float64(total-done) / rate * float64(time.Second)).Round(time.Second).String()
-		}
 	}
-	text := fmt.Sprintf(" %5.1f%% %s/%s %d obj %s/s ETA %s", pct, size(done), size(total), p.objects.Load(), size(uint64(rate)), eta)
+	return withBar(pct, fmt.Sprintf(" %5.1f%% %s/%s %d obj %s/s ETA %s", pct, size(done), size(total), p.objects.Load(),
+		size(uint64(rate)), eta(r, now, total-min(done, total), rate)), width)
+}
+
+// treeLine is a CephFS copy's status line: bytes and files against the
+// tree's total, once it is counted (until then, what was counted so far,
+// with a +).
+func treeLine(p *progress, r *rateMeter, now time.Time, width int) string {
+	copied := p.bytes.Load()
+	rate := r.rate(now, copied)
+	done, total := copied+p.tree.passed.Load(), p.tree.bytes.Load()
+	files, totalFiles := p.tree.done.Load(), p.tree.files.Load()
+	if !p.tree.counted.Load() {
+		return strings.TrimSpace(fmt.Sprintf("%s/%s+ %d/%d+ files %s/s (counting the tree)",
+			size(done), size(total), files, totalFiles, size(uint64(rate))))
+	}
+	pct := 100.0
+	if total > 0 {
+		pct = min(100*float64(done)/float64(total), 100)
+	}
+	return withBar(pct, fmt.Sprintf(" %5.1f%% %s/%s %d/%d files %s/s ETA %s", pct, size(done), size(total), files, totalFiles,
+		size(uint64(rate)), eta(r, now, total-min(done, total), rate)), width)
+}
+
+// eta is the time left for remaining bytes at rate, or "-" until the rate
+// is steady.
+func eta(r *rateMeter, now time.Time, remaining uint64, rate float64) string {
+	if remaining == 0 || rate <= 0 || !r.steady(now) {
+		return "-"
+	}
+	return time.Duration(float64(remaining) / rate * float64(time.Second)).Round(time.Second).String()
+}
+
+// withBar puts a bar of pct before text if width leaves room for one.
+func withBar(pct float64, text string, width int) string {
 	bar := min(width-1-len(text)-2, 30)
 	if bar < 10 {
 		return strings.TrimSpace(text)

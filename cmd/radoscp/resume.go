@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
+	"golang.org/x/sync/errgroup"
 )
 
 // --resume continues an interrupted copy into a striped object from the
@@ -73,47 +73,16 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 	first := req.srcOff / l.SetSize() * l.StripeCount
 	end := (req.srcOff + length + l.SetSize() - 1) / l.SetSize() * l.StripeCount
 	versions := make([]string, end-first)
-	var mu sync.Mutex
-	var errs []error
-	next := make(chan uint64)
-	var wg sync.WaitGroup
-	for range min(uint64(width), end-first) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for obj := range next {
-				oid := src.Names.ObjectName(obj)
-				st, err := src.Objects.Stat(oid)
-				if err == nil && obj == 0 && req.src.Scheme == SchemeStriper {
-					// libradosstriper readers lock object 0 (a
-					// write: its version moves), so its data
-					// is fingerprinted instead.
-					var sum uint64
-					if st.Size > 0 {
-						sum, err = src.Objects.Checksum(oid, 0, st.Size)
-					}
-					versions[obj-first] = fmt.Sprintf("size %d xxhash64 %x", st.Size, sum)
-				} else if err == nil {
-					versions[obj-first] = strconv.FormatUint(st.Version, 10)
-				}
-				switch {
-				case err == nil:
-				case errors.Is(err, store.ErrNotFound):
-					versions[obj-first] = "-"
-				default:
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(max(width, 1))
 	for obj := first; obj < end; obj++ {
-		next <- obj
+		g.Go(func() error {
+			v, err := objectVersion(src, req, obj)
+			versions[obj-first] = v
+			return err
+		})
 	}
-	close(next)
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := g.Wait(); err != nil {
 		return rec, fmt.Errorf("source %s: reading its versions: %w", req.src, err)
 	}
 	h := sha256.New()
@@ -123,6 +92,30 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 	rec.Objects = end - first
 	rec.Versions = hex.EncodeToString(h.Sum(nil))
 	return rec, nil
+}
+
+// objectVersion is what the record keeps of source object obj: its
+// version, "-" when it does not exist, or, for a striped object's object
+// 0, its size and checksum (libradosstriper readers lock object 0, a
+// write: its version moves).
+func objectVersion(src radoscp.Source, req cpRequest, obj uint64) (string, error) {
+	oid := src.Names.ObjectName(obj)
+	st, err := src.Objects.Stat(oid)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return "-", nil
+	case err != nil:
+		return "", err
+	case obj == 0 && req.src.Scheme == SchemeStriper:
+		var sum uint64
+		if st.Size > 0 {
+			if sum, err = src.Objects.Checksum(oid, 0, st.Size); err != nil {
+				return "", err
+			}
+		}
+		return fmt.Sprintf("size %d xxhash64 %x", st.Size, sum), nil
+	}
+	return strconv.FormatUint(st.Version, 10), nil
 }
 
 func (r sourceRecord) encode() []byte {

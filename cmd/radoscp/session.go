@@ -30,8 +30,20 @@ func newSession(cfg config.Config) (*session, error) {
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
 	}
-	s := &session{cfg: cfg, metrics: metrics.New(),
-		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))}
+	switch {
+	case cfg.Quiet && cfg.Verbose:
+		return nil, fmt.Errorf("--quiet and --verbose contradict each other: give one")
+	case cfg.Quiet:
+		level, cfg.Progress = slog.LevelError, "off"
+	case cfg.Verbose && cfg.LogLevel == "warn":
+		level = slog.LevelDebug
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(stderr, opts)
+	if cfg.LogFormat == "json" {
+		h = slog.NewJSONHandler(stderr, opts)
+	}
+	s := &session{cfg: cfg, metrics: metrics.New(), log: slog.New(h)}
 	theJob.session = s
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
@@ -86,19 +98,56 @@ func (s *session) fileProgress() *fileProgress {
 	return &fileProgress{p: s.prog, d: s.progress(0)}
 }
 
-// fileProgress counts finished files for the display.
+// fileProgress counts finished files for the display, and the tree's
+// total alongside the copy.
 type fileProgress struct {
-	p *progress
-	d *progressDisplay
+	p        *progress
+	d        *progressDisplay
+	stop     context.CancelFunc
+	counting chan struct{} // closed when the count has ended; nil if none ran
+}
+
+// count counts the tree under src (fscopy.Copier.Count) while the copy
+// runs, if the display is shown. The count ends with the display.
+func (f *fileProgress) count(ctx context.Context, c *fscopy.Copier, src string) {
+	if !f.d.on {
+		return
+	}
+	f.counting = make(chan struct{})
+	ctx, f.stop = context.WithCancel(ctx)
+	go func() {
+		defer close(f.counting)
+		if c.Count(ctx, src, func(size uint64) {
+			f.p.tree.bytes.Add(size)
+			f.p.tree.files.Add(1)
+		}) == nil {
+			f.p.tree.counted.Store(true)
+		}
+	}()
 }
 
 func (f *fileProgress) file(r fscopy.Report) {
 	if r.Outcome == fscopy.Copied {
 		f.p.files.Add(1)
 	}
+	switch {
+	case r.Outcome == fscopy.Copied, r.Outcome == fscopy.Unchanged, r.Size > 0:
+		f.p.tree.done.Add(1)
+		if r.Outcome != fscopy.Copied {
+			f.p.tree.passed.Add(r.Size - min(r.Result.Bytes, r.Size))
+		}
+	}
 }
 
-func (f *fileProgress) finish() { f.d.finish() }
+// finish ends the count, if it still runs (it reads the mount, which is
+// unmounted next), and the display.
+func (f *fileProgress) finish() {
+	if f.counting != nil {
+		f.stop()
+		<-f.counting
+	}
+	f.d.finish()
+}
 
 // isTerminal says whether f is a terminal (not merely a character
 // device: 2>/dev/null is not a terminal).

@@ -32,6 +32,12 @@ func newSlowEnv(t *testing.T, maxDelay float64) *slowEnv {
 	return &slowEnv{fsEnv: e, slow: test.SlowConf(t, maxDelay), fuse: test.FuseMount(t)}
 }
 
+// clients are the test cluster's own client and the slow one, by name,
+// for a test that runs with each.
+func (e *slowEnv) clients() []struct{ name, conf string } {
+	return []struct{ name, conf string }{{"normal", e.conf}, {"slow", e.slow}}
+}
+
 // local is p as ceph-fuse shows it.
 func (e *slowEnv) local(p string) string { return filepath.Join(e.fuse, e.path(p)) }
 

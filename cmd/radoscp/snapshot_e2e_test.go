@@ -243,7 +243,7 @@ func TestE2EPoolSnapshot(t *testing.T) {
 	conf := test.Conf(t)
 	snapName := test.UniqueName(t)
 	name, data := makeStriperSource(t, conf, "radoscp-a", 5<<20+123)
-	a := connPool(t, conf, "radoscp-a")
+	a := test.OpenPool(t, conf, "radoscp-a")
 	raw := test.UniqueName(t)
 	objs := writeObjects(t, a, raw, 3, oneMiB)
 	t.Cleanup(func() { cleanupObjects(t, a, raw, 3) })
@@ -256,12 +256,16 @@ func TestE2EPoolSnapshot(t *testing.T) {
 		"rados:radoscp-a/"+other, "striper:radoscp-a/"+name); r.code != 0 {
 		t.Fatalf("replacing the striped head: exit %d: %s", r.code, r.stderr)
 	}
-	if err := a.WriteFull(objName(raw, 1), []byte("head")); err != nil {
+	// Head changes through the rados CLI, a client started after mksnap
+	// returned: a, connected before it, could still hold an OSD map
+	// without the snapshot, and its writes would then carry the old snap
+	// context (the OSDs would keep no clone, and the case would be void).
+	head := filepath.Join(t.TempDir(), "head")
+	if err := os.WriteFile(head, []byte("head"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Remove(objName(raw, 2)); err != nil {
-		t.Fatal(err)
-	}
+	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "put", objName(raw, 1), head)
+	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "rm", objName(raw, 2))
 	// rados --striper cannot read at a snapshot (libradosstriper locks
 	// object 0, a write: EROFS), so the snapshot's striped object is read
 	// as its objects, with rados -s.
@@ -278,7 +282,7 @@ func TestE2EPoolSnapshot(t *testing.T) {
 		t.Fatalf("the striped head (%d bytes) is still the snapshot's: the case is void", len(head))
 	}
 
-	b := connPool(t, conf, "radoscp-b")
+	b := test.OpenPool(t, conf, "radoscp-b")
 	for _, c := range confs(t, conf) {
 		t.Run(c.name, func(t *testing.T) {
 			dst := test.UniqueName(t)
@@ -351,7 +355,7 @@ func TestE2EPoolSnapshotRemovedMidCopy(t *testing.T) {
 	t.Cleanup(func() { removeStriper(t, conf, "radoscp-b", dst) })
 	run := startCmd(t, delayEnv(0.5), "cp", "-c", conf, "--snap", snapName, "--window", "1", "--no-progress",
 		"striper:radoscp-a/"+name, "striper:radoscp-b/"+dst)
-	b := connPool(t, conf, "radoscp-b")
+	b := test.OpenPool(t, conf, "radoscp-b")
 	waitFor(t, run, 60*time.Second, "a published checkpoint", func() bool {
 		v, err := b.Xattr(dst+".0000000000000000", "striper.size")
 		n, _ := strconv.ParseUint(string(v), 10, 64)

@@ -29,7 +29,7 @@ import (
 func makeStriperSource(t *testing.T, conf, pool string, size int) (string, []byte) {
 	t.Helper()
 	raw, name := test.UniqueName(t), test.UniqueName(t)
-	p := connPool(t, conf, pool)
+	p := test.OpenPool(t, conf, pool)
 	n := (size + oneMiB - 1) / oneMiB
 	objs := writeObjects(t, p, raw, n, oneMiB)
 	data := bytes.Join(objs, nil)[:size]
@@ -45,7 +45,7 @@ func makeStriperSource(t *testing.T, conf, pool string, size int) (string, []byt
 // removeStriper removes every object of striped object name, whatever
 // locks a killed copy left on it (which `rados --striper rm` would wait on).
 func removeStriper(t *testing.T, conf, pool, name string) {
-	p := connPool(t, conf, pool)
+	p := test.OpenPool(t, conf, pool)
 	for _, o := range striperObjects(t, conf, pool, name) {
 		p.Remove(o)
 	}
@@ -136,7 +136,7 @@ func firstDiff(a, b []byte) int {
 // nothing an interrupted run wrote speculatively is left behind.
 func checkNoObjectsPastEOF(t *testing.T, conf, pool, name string, eof uint64) {
 	t.Helper()
-	p := connPool(t, conf, pool)
+	p := test.OpenPool(t, conf, pool)
 	meta, err := truncate.ReadStriperMeta(p, name)
 	if err != nil {
 		t.Fatalf("striped object %s: %v", name, err)

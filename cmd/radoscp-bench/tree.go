@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+
+	"github.com/radoscp/radoscp/config"
+)
+
+// The tree scenarios copy a directory tree of small files in CephFS:
+// smallfiles (generated files of 4-64 KiB in nested directories) and tree
+// (a copy of a real system directory, /usr/include by default, staged
+// into CephFS by the scenario). Their contenders are radoscp cp -r with
+// its defaults, the clone anchor (one file at a time, and 4 at once as
+// ceph-mgr runs 4 clones by default) and cp -a through a ceph-fuse mount.
+var treeScenarios = []scenario{
+	{name: "smallfiles", title: "small files: %d files of 4-64 KiB in nested directories", objects: 5000, cephfs: true},
+	{name: "tree", title: "a real tree: %s copied into CephFS", cephfs: true},
+}
+
+// treeContenders are the tree scenarios' rows: radoscp with radoscp cp's
+// defaults (--files 4, --window 16), the clone anchor at 1 and 4 files at
+// once, and cp -a through ceph-fuse.
+var treeContenders = []contender{
+	{Mode: "fscopy", Files: 4, Window: 16},
+	{Mode: "clone", Files: 1},
+	{Mode: "clone", Files: 4},
+	{Mode: "cp-fuse"},
+}
+
+// treeAnchor says, in the report, what a tree scenario's speed-up is over.
+const treeAnchor = "the clone anchor one file at a time (ceph-mgr's subvolume clone: libcephfs reads and writes in 8 MiB chunks, mode, owner and times kept)"
+
+// applyTreeScenario presets a tree scenario; flags set explicitly win.
+func applyTreeScenario(f *benchFlags, sc scenario, changed func(string) bool) {
+	f.cephfs, f.tree = true, sc.name
+	if !changed("source-files") {
+		f.sourceFiles = sc.objects
+	}
+}
+
+// treeInfo is what a tree scenario's source held.
+type treeInfo struct {
+	Source   string `json:"source"`
+	Files    int    `json:"files"`
+	Symlinks int    `json:"symlinks"`
+	Dirs     int    `json:"dirs"`
+	Bytes    uint64 `json:"bytes"`
+}
+
+// parseTreeBench validates a tree scenario's flags.
+func parseTreeBench(f benchFlags) (benchPlan, error) {
+	// The object size is unused (the files keep their layouts) but
+	// passed on to each contender's process, which checks it.
+	p := benchPlan{objectSize: 4 << 20}
+	if f.tree == "smallfiles" && f.sourceFiles < 1 {
+		return p, fmt.Errorf("--source-files %d: expected at least 1", f.sourceFiles)
+	}
+	if f.tree == "tree" {
+		if st, err := os.Stat(f.treeSource); err != nil || !st.IsDir() {
+			return p, fmt.Errorf("--tree-source %q: expected a local directory to copy into CephFS", f.treeSource)
+		}
+	}
+	if f.repeat < 1 {
+		return p, fmt.Errorf("--repeat %d: expected at least 1", f.repeat)
+	}
+	if f.fsDir != "" && (!strings.HasPrefix(f.fsDir, "/") || strings.Trim(f.fsDir, "/") == "") {
+		return p, fmt.Errorf("--fs-dir %q: expected an absolute path below the root, such as /bench", f.fsDir)
+	}
+	if f.plot != "" {
+		return p, fmt.Errorf("--plot %q: the %s scenario has no window sweep to plot", f.plot, f.tree)
+	}
+	if f.one != "" {
+		c, err := parseContender(f.one)
+		if err != nil {
+			return p, fmt.Errorf("--one %w", err)
+		}
+		if f.dstPrefix == "" || f.fsDir == "" {
+			return p, errors.New("--one needs --dst-prefix and --fs-dir")
+		}
+		p.one = c
+		return p, nil
+	}
+	p.contenders = treeContenders
+	return p, nil
+}
+
+// runTreeBench stages the source tree, runs every contender (each in a
+// child process) --repeat times, compares each contender's first copy
+// with the source, and removes the copies (all but the last repeat's
+// with --keep-copies) and, without --keep, the source.
+func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
+	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Repeat: f.repeat, Anchor: treeAnchor}
+	if f.fsDir == "" {
+		f.fsDir = "/" + f.prefix
+	}
+	f.fsDir = path.Clean(f.fsDir)
+	mnt, err := mountBenchFS(cfg, f.fsName, true)
+	if err != nil {
+		return res, err
+	}
+	defer mnt.close()
+	src := path.Join(f.fsDir, "src")
+	defer func() {
+		if f.keep || f.keepCopies {
+			return
+		}
+		if err := removeFSTree(mnt.fs, f.fsDir); err != nil {
+			fmt.Fprintf(os.Stderr, "radoscp-bench: cleaning up cephfs:%s: %v\n", f.fsDir, err)
+		}
+	}()
+	if err := stageTreeSources(mnt.fs, f.fsDir, src, f.tree, f.treeSource, f.sourceFiles); err != nil {
+		return res, err
+	}
+	want, st, err := digestTree(mnt.fs, src)
+	if err != nil {
+		return res, fmt.Errorf("reading the sources: %w", err)
+	}
+	res.Tree = &treeInfo{Source: f.treeSource, Files: st.files, Symlinks: st.symlinks, Dirs: st.dirs, Bytes: st.bytes}
+	res.Files = st.files
+	if f.tree == "smallfiles" {
+		res.Tree.Source = ""
+		res.Title = fmt.Sprintf(treeScenarios[0].title, st.files)
+	} else {
+		res.Title = fmt.Sprintf(treeScenarios[1].title, f.treeSource)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return res, fmt.Errorf("finding this program to run contenders: %w", err)
+	}
+	runs := make([][]runRecord, len(plan.contenders))
+	verified := make([]bool, len(plan.contenders))
+	for rep := range f.repeat {
+		for i, c := range plan.contenders {
+			dst := path.Join(f.fsDir, fmt.Sprintf("%s-%d", strings.ReplaceAll(c.String(), ":", "-"), rep))
+			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return res, fmt.Errorf("%s: removing an old copy: %w", c, err)
+			}
+			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
+			if err == nil && rep == 0 {
+				var got map[string]treeEntry
+				if got, _, err = digestTree(mnt.fs, dst); err == nil {
+					err = compareTrees(want, got)
+				}
+				if err != nil {
+					err = fmt.Errorf("verifying the copy: %w", err)
+				}
+				verified[i] = err == nil
+			}
+			if !f.keepCopies || rep < f.repeat-1 {
+				if rerr := removeFSTree(mnt.fs, dst); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
+					err = fmt.Errorf("removing the copy: %w", rerr)
+				}
+			}
+			if err != nil {
+				return res, fmt.Errorf("%s: %w", c, err)
+			}
+			runs[i] = append(runs[i], rec)
+		}
+	}
+	for i, c := range plan.contenders {
+		row := summarize(c, runs[i], st.bytes)
+		row.Verified = verified[i]
+		if row.Seconds > 0 {
+			row.FilesPerS = float64(st.files) / row.Seconds
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	res.SpeedUpOver = setSpeedUp(res.Rows)
+	return res, nil
+}
+
+// runTreeOne runs one tree contender once, copying FS-DIR/src to the new
+// directory --dst-prefix. radoscp and the clone anchor run in this
+// process (CPU is this process's, the final sync of the file system
+// included); cp -a runs through a ceph-fuse mount of its own.
+func runTreeOne(ctx context.Context, cfg config.Config, f benchFlags, c contender) (runRecord, error) {
+	src := path.Join(f.fsDir, "src")
+	if c.Mode == "cp-fuse" {
+		return cpThroughFuse(ctx, cfg, f.fsName, src, f.dstPrefix)
+	}
+	return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
+		if c.Mode == "clone" {
+			return cloneTree(ctx, mnt.fs, src, f.dstPrefix, c.Files)
+		}
+		return fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c)
+	})
+}
+
+// onlyForTreeScenarios refuses the tree scenarios' flags in the cephfs
+// scenario, and its flags in them.
+func onlyForTreeScenarios(f benchFlags, changed func(string) bool) error {
+	if f.tree == "" {
+		for _, name := range []string{"tree-source", "keep-copies"} {
+			if changed(name) {
+				return fmt.Errorf("--%s applies to --scenario smallfiles and tree only", name)
+			}
+		}
+		return nil
+	}
+	for _, name := range []string{"file-size", "files-at-once", "windows", "modes"} {
+		if changed(name) {
+			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse)", name, f.tree)
+		}
+	}
+	if f.tree == "tree" && changed("source-files") {
+		return errors.New("--source-files does not apply to --scenario tree: its source is --tree-source")
+	}
+	return nil
+}

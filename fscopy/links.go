@@ -1,0 +1,187 @@
+package fscopy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"path"
+	"sync"
+
+	"github.com/radoscp/radoscp/cephfs"
+)
+
+// Hard links. A tree copy keeps them: the first path of an inode with
+// more than one link is copied as a file, and every later path of the same
+// inode in the tree is made a hard link to that copy, so the data is copied
+// once. "First" is in the walk's order, which is deterministic (directories
+// are read sorted by name, depth first), so a rerun of the same tree picks
+// the same path. The tracker holds one entry per inode with nlink > 1 that
+// the walk met, and drops it when all the inode's links were seen: memory
+// follows the files with several links, not the tree.
+//
+// Rule for splitting a tree across workers: all paths of one inode must be
+// handled by one worker, whatever their names. A worker that splits by a
+// hash of the relative path uses LinkGroup.Shard for regular files with
+// nlink > 1 instead (GroupOf says which files those are).
+
+// LinkGroup identifies the inode that a set of hard links share: its
+// number and, for a snapshot's file, the snapshot's id.
+type LinkGroup struct {
+	Ino, Snap uint64
+}
+
+// GroupOf gives the link group of a regular file with more than one
+// link; ok is false for every other inode.
+func GroupOf(st cephfs.Stat) (g LinkGroup, ok bool) {
+	if !st.IsRegular() || st.Nlink < 2 {
+		return LinkGroup{}, false
+	}
+	return LinkGroup{Ino: st.Ino, Snap: st.Snap}, true
+}
+
+// Shard is the worker, of n (n >= 1), that copies every path of the group:
+// an FNV-1a hash of the inode number and snapshot id, modulo n. It
+// depends on nothing but the inode, so every worker computes the same.
+func (g LinkGroup) Shard(n int) int {
+	h := fnv.New64a()
+	var b [16]byte
+	for i := 0; i < 8; i++ {
+		b[i], b[8+i] = byte(g.Ino>>(8*i)), byte(g.Snap>>(8*i))
+	}
+	h.Write(b[:])
+	return int(h.Sum64() % uint64(max(n, 1)))
+}
+
+// linkLeader is the first path of a link group in this copy: its
+// destination, and its outcome once known.
+type linkLeader struct {
+	dst   string
+	done  chan struct{}
+	ok    bool // the leader's destination is in place (copied, or kept by no-clobber)
+	seen  uint32
+	nlink uint32
+}
+
+// links tracks the link groups of one tree copy.
+type links struct {
+	mu     sync.Mutex
+	groups map[LinkGroup]*linkLeader
+}
+
+// join registers dst, a path of group g with nlink links. It returns the
+// group's leader and whether dst is it (then the caller copies the file
+// and calls leader.finish).
+func (l *links) join(g LinkGroup, nlink uint32, dst string) (leader *linkLeader, first bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.groups == nil {
+		l.groups = map[LinkGroup]*linkLeader{}
+	}
+	leader = l.groups[g]
+	first = leader == nil
+	if first {
+		leader = &linkLeader{dst: dst, done: make(chan struct{}), nlink: nlink}
+		l.groups[g] = leader
+	}
+	leader.seen++
+	if leader.seen >= leader.nlink {
+		delete(l.groups, g) // every link of the inode was met
+	}
+	return leader, first
+}
+
+// finish records the leader's outcome and wakes the links waiting for it.
+func (ld *linkLeader) finish(ok bool) {
+	ld.ok = ok
+	close(ld.done)
+}
+
+// hardLink makes dst a hard link to the leader's destination once the
+// leader is copied. A dst that already is that file (a rerun) is left
+// as it is; any other dst is replaced atomically, through a link at the
+// staging name and a rename.
+func (c *Copier) hardLink(ctx context.Context, src, dst string, leader *linkLeader) Report {
+	r := Report{Src: src, Dst: dst, Outcome: HardLink, Reason: "hard link to cephfs:" + leader.dst}
+	select {
+	case <-leader.done:
+	case <-ctx.Done():
+		r.Outcome, r.Err = Failed, ctx.Err()
+		return r
+	}
+	if c.opts.DryRun && leader.ok {
+		r.DryRun, r.Reason = true, "would be a hard link to cephfs:"+leader.dst
+		return r
+	}
+	if !leader.ok {
+		r.Outcome, r.Err = Failed, fmt.Errorf("hard link cephfs:%s -> cephfs:%s: the copy of the file it links to failed", dst, leader.dst)
+		return r
+	}
+	if c.opts.DryRun {
+		r.DryRun = true
+		return r
+	}
+	want, err := c.fs.Lstat(leader.dst)
+	if err != nil {
+		r.Outcome, r.Err = Failed, err
+		return r
+	}
+	have, err := c.fs.Lstat(dst)
+	switch {
+	case err == nil && have.Ino == want.Ino:
+		r.Reason += " (already linked)"
+		return r
+	case err == nil && c.opts.NoClobber:
+		r.Outcome, r.Reason = Skipped, "exists; no-clobber leaves it alone"
+		return r
+	case err == nil && have.IsDir():
+		r.Outcome, r.Err = Failed, fmt.Errorf("cephfs:%s exists and is a directory", dst)
+		return r
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		r.Outcome, r.Err = Failed, err
+		return r
+	}
+	staging := linkStagingPath(dst)
+	if err := c.fs.Unlink(staging); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.Outcome, r.Err = Failed, err
+		return r
+	}
+	if err := c.fs.Link(leader.dst, staging); err != nil {
+		r.Outcome, r.Err = Failed, err
+		return r
+	}
+	if err := c.fs.Rename(staging, dst); err != nil {
+		_ = c.fs.Unlink(staging)
+		r.Outcome, r.Err = Failed, err
+	}
+	return r
+}
+
+// linkStagingPath is where a hard link is made before it is renamed onto
+// dst: a staging name of its own, apart from the staging file a copy of a
+// file to dst would use.
+func linkStagingPath(dst string) string {
+	dir, base := path.Split(dst)
+	return stagingPath(dir + "link." + base)
+}
+
+// linkOf is the hard-link step of a tree copy for the regular file src:
+// for the first path of a link group it returns the group's leader, which
+// the caller finishes after copying; for a later path it starts linking
+// it to the leader's copy and returns follow.
+func (t *treeCopy) linkOf(ctx context.Context, src, dst string, st cephfs.Stat) (leader *linkLeader, follow bool) {
+	g, ok := GroupOf(st)
+	if !ok {
+		return nil, false
+	}
+	ld, first := t.links.join(g, st.Nlink, dst)
+	if first {
+		return ld, false
+	}
+	t.g.Go(func() error {
+		t.record(t.c.hardLink(ctx, src, dst, ld))
+		return nil
+	})
+	return nil, true
+}

@@ -1,0 +1,141 @@
+package fscopy_test
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
+	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/test"
+)
+
+// mdsRequests is the active MDS's count of client requests of each kind
+// (its mds_server perf counters), read with ceph tell: the MDS's own word
+// on what a copy asked of it.
+func mdsRequests(t *testing.T) map[string]uint64 {
+	t.Helper()
+	out := test.Ceph(t, "tell", "mds.0", "perf", "dump", "mds_server")
+	var dump struct {
+		Server map[string]json.RawMessage `json:"mds_server"`
+	}
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &dump); err != nil {
+		t.Fatalf("mds perf dump: %v\n%s", err, out)
+	}
+	counts := map[string]uint64{}
+	for k, v := range dump.Server {
+		var lat struct{ Avgcount uint64 }
+		if name, ok := strings.CutPrefix(k, "req_"); ok && json.Unmarshal(v, &lat) == nil {
+			counts[strings.TrimSuffix(name, "_latency")] = lat.Avgcount
+		}
+	}
+	return counts
+}
+
+func requestsSince(before, after map[string]uint64) map[string]uint64 {
+	d := map[string]uint64{}
+	for k, v := range after {
+		if v > before[k] {
+			d[k] = v - before[k]
+		}
+	}
+	return d
+}
+
+// A file within its object 0 is copied without a single xattr request to
+// the MDS (no source, EOF or owner record to set and remove: its copy is
+// one write), while a file of two objects records all three; both are
+// exact, with their metadata.
+func TestOneObjectCopyRecordsNothing(t *testing.T) {
+	e := newEnv(t)
+	sizes := []int{0, 1, 4096, 65536, 1 << 20, 4 << 20}
+	for i, n := range sizes {
+		e.write(t, e.path("s"+string(rune('a'+i))), nil, 0o640, map[uint64][]byte{0: test.RandomData(uint64(40+i), n)})
+	}
+	e.write(t, e.path("big"), nil, 0o600, map[uint64][]byte{0: test.RandomData(50, 4<<20+1)})
+	c := e.copier(t, fscopy.Options{Copy: copyOpts(4)}, nil)
+
+	before := mdsRequests(t)
+	for i := range sizes {
+		name := "s" + string(rune('a'+i))
+		if r := c.CopyFile(ctx, e.path(name), e.path("c"+name)); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+	small := requestsSince(before, mdsRequests(t))
+	if small["create"] < uint64(len(sizes)) || small["rename"] < uint64(len(sizes)) {
+		t.Fatalf("the MDS saw %v: fewer creates or renames than the %d copies", small, len(sizes))
+	}
+	if small["setxattr"] != 0 || small["rmxattr"] != 0 {
+		t.Errorf("one-object copies made %d setxattr and %d rmxattr requests, want none (all requests: %v)", small["setxattr"], small["rmxattr"], small)
+	}
+	t.Logf("MDS requests for %d one-object copies: %v", len(sizes), small)
+
+	before = mdsRequests(t)
+	if r := c.CopyFile(ctx, e.path("big"), e.path("cbig")); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	big := requestsSince(before, mdsRequests(t))
+	if big["setxattr"] < 3 || big["rmxattr"] < 3 {
+		t.Errorf("a two-object copy made %d setxattr and %d rmxattr requests, want its source, EOF and owner records set and removed (all: %v)",
+			big["setxattr"], big["rmxattr"], big)
+	}
+	for i := range sizes {
+		name := "s" + string(rune('a'+i))
+		assertEqual(t, name, e.read(t, e.path("c"+name)), e.read(t, e.path(name)))
+		e.assertSameMeta(t, e.path(name), e.path("c"+name))
+	}
+	assertEqual(t, "big", e.read(t, e.path("cbig")), e.read(t, e.path("big")))
+	e.assertSameMeta(t, e.path("big"), e.path("cbig"))
+}
+
+// The staging file of an interrupted one-object copy has no record of
+// its source: --resume starts it over, says why, and the copy is exact.
+func TestOneObjectLeftoverStartsOver(t *testing.T) {
+	e := newEnv(t)
+	data := test.RandomData(51, 50000)
+	e.write(t, e.path("f"), nil, 0o644, map[uint64][]byte{0: data})
+	// What a copy killed mid-write leaves: part of the data, no records.
+	e.write(t, e.path(".radoscp.g"), nil, 0o600, map[uint64][]byte{0: data[:1000]})
+	var reports []fscopy.Report
+	if _, err := e.copier(t, fscopy.Options{Resume: true}, &reports).Copy(ctx, e.path("f"), e.path("g"), false); err != nil {
+		t.Fatal(err)
+	}
+	if r := reports[0]; r.Resumed || !strings.Contains(r.Reason, "one object records none") {
+		t.Fatalf("resumed %v, reason %q; want a restart saying one-object copies record nothing", r.Resumed, r.Reason)
+	}
+	assertEqual(t, "copy", e.read(t, e.path("g")), data)
+	if _, err := e.fs.Lstat(e.path(".radoscp.g")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("staging file left: %v", err)
+	}
+}
+
+// A one-object copy in progress is still exclusive: a staging file whose
+// lock another client holds is left alone, and the message says that no
+// owner is recorded for such copies.
+func TestOneObjectStagingLocked(t *testing.T) {
+	e := newEnv(t)
+	e.write(t, e.path("f"), nil, 0o644, map[uint64][]byte{0: test.RandomData(52, 3000)})
+	f, err := e.other.Open(e.path(".radoscp.g"), os.O_CREATE|os.O_EXCL|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Flock(gocephfs.LockEX|gocephfs.LockNB, 7); err != nil {
+		t.Fatal(err)
+	}
+	r := e.copier(t, fscopy.Options{}, nil).CopyFile(ctx, e.path("f"), e.path("g"))
+	if !errors.Is(r.Err, fscopy.ErrBusy) || !strings.Contains(r.Err.Error(), "owner not recorded") {
+		t.Fatalf("copy onto a locked staging file: %v; want ErrBusy saying no owner is recorded", r.Err)
+	}
+	if _, err := e.fs.Lstat(e.path("g")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("destination made while another copy held the staging file: %v", err)
+	}
+	if _, err := e.fs.Lstat(e.path(".radoscp.g")); err != nil {
+		t.Fatalf("the other copy's staging file: %v", err)
+	}
+}
