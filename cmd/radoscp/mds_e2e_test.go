@@ -43,7 +43,7 @@ func TestE2EMDSFaults(t *testing.T) {
 			continue
 		}
 		t.Run(strings.ReplaceAll(tc.name, " ", "-"), func(t *testing.T) {
-			delays := []float64{0.3, 0.8, 1.5}
+			delays := []float64{0.3, 0.8, 1.5, 3}
 			if tc.failover {
 				delays = delays[1:] // a failover takes longer to wait out
 			}
