@@ -2,10 +2,14 @@ package fscopy
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"syscall"
 	"time"
 
 	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/store"
 )
 
 // Keeping a copied file's times across an MDS restart.
@@ -64,6 +68,9 @@ func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeR
 	deadline := time.Now().Add(settleLimit)
 	for {
 		held, err := c.fs.HoldsWriteCaps(dst)
+		if errors.Is(err, fs.ErrNotExist) {
+			break // renamed or removed since: set the inode's times all the same
+		}
 		if err != nil {
 			return err
 		}
@@ -79,10 +86,14 @@ func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeR
 		case <-time.After(settlePoll):
 		}
 	}
-	if err := c.fs.SetAttrs(dst, attrsOf(st), false); err != nil {
-		return err
+	err := hold.SetAttrs(attrsOf(st))
+	if err == nil {
+		err = hold.Sync()
 	}
-	return hold.Sync()
+	if errors.Is(err, fs.ErrNotExist) || store.ErrnoOf(err) == syscall.ESTALE {
+		return nil // removed since: no times to keep
+	}
+	return err
 }
 
 func (c *Copier) settleFailed(dst string, err error) {
