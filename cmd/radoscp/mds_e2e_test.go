@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -72,8 +74,8 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 	for i := range files {
 		name := fmt.Sprintf("f%d", i)
 		want[name] = test.RandomData(uint64(30+i), 2<<20+i*1000)
-		e.write(t, "src/"+name, want[name])
 	}
+	writeSources(t, e, want)
 	// The sources' mtimes, which the copies (and the migrated files) keep.
 	mtimes := map[string]time.Time{}
 	for name := range want {
@@ -89,7 +91,11 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 		target = "src"
 		args = []string{"migrate", "-c", e.slow, "--pool", pool, "--window", "1", "--files", "1", "--no-progress", "cephfs:" + e.path("src")}
 	}
-	// done counts the files the run has finished, as ceph-fuse sees them.
+	// done counts the files the run has finished, as ceph-fuse sees them,
+	// without opening any: the MDS may issue write caps to a client that
+	// opens a file read-only, when it is the file's only user, and an MDS
+	// restarting soon after would then recover that file from its objects
+	// and move its mtime (see fscopy/settle.go), whoever copied it.
 	done := func() int {
 		n := 0
 		for name := range want {
@@ -97,7 +103,7 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 				if fuseXattrOr(e, "src/"+name, "ceph.file.layout.pool") == pool {
 					n++
 				}
-			} else if _, ok := e.read(t, target+"/"+name); ok {
+			} else if _, err := os.Lstat(e.local(target + "/" + name)); err == nil {
 				n++
 			}
 		}
@@ -117,7 +123,11 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 	landed := before > 0 && before < files && run.running()
 	var took string
 	if landed {
+		test.WaitMDSActive(t)
 		active := test.ActiveMDS(t)
+		if active == "" {
+			t.Fatalf("no active MDS to stop: %s", test.Ceph(t, "mds", "stat"))
+		}
 		test.StopDaemon(t, "mds."+active)
 		if failover {
 			test.WaitMDSActive(t)
@@ -195,4 +205,29 @@ func fuseXattrOr(e *slowEnv, p, name string) string {
 		return ""
 	}
 	return string(buf[:n])
+}
+
+// writeSources writes want into src through a mount of its own, unmounted
+// before the run: a client's writable ranges on the files it wrote are
+// dropped, durably, when it unmounts, so the MDS restart cannot recover the
+// sources from their objects and move their mtimes (see done above).
+func writeSources(t *testing.T, e *slowEnv, want map[string][]byte) {
+	t.Helper()
+	m, err := gocephfs.CreateMount()
+	if err == nil {
+		err = m.ReadConfigFile(e.conf)
+	}
+	if err == nil {
+		err = m.Mount()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range want {
+		test.WriteFile(t, m, e.path("src/"+name), data)
+	}
+	if err := m.Unmount(); err != nil {
+		t.Fatal(err)
+	}
+	m.Release()
 }
