@@ -130,14 +130,18 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 		}
 		test.StopDaemon(t, "mds."+active)
 		if failover {
+			// The fault is over once the standby is active; the old MDS
+			// comes back as the new standby.
 			test.WaitMDSActive(t)
 			took = test.ActiveMDS(t)
+			landed = run.running()
+			test.StartDaemon(t, "mds."+active)
 		} else {
 			time.Sleep(time.Second)
+			test.StartDaemon(t, "mds."+active)
+			test.WaitMDSActive(t)
+			landed = run.running()
 		}
-		test.StartDaemon(t, "mds."+active)
-		test.WaitMDSActive(t)
-		landed = run.running()
 		if failover && (took == active || took == "") {
 			t.Fatalf("failover: mds.%s stopped, active MDS now %q", active, took)
 		}
