@@ -56,7 +56,9 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // published that every pin was in, so the order is certain and needs no
 // clock. A failed copy's published prefix keeps the same promise for the
 // instant its own pins had all returned: its early objects are re-checked
-// before it is published, and checkpoints wait for the re-check.
+// before it is published, and checkpoints wait for the re-check. A copy
+// into existing data takes every pin before its first copy: it cannot cut
+// back what it wrote past a failure, so it must have no early objects.
 type pins struct {
 	src      Source
 	first    uint64   // object number of versions[0]

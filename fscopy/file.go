@@ -82,8 +82,10 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	from := d.EOF()
 	r.Result, err = c.engine.Copy(ctx, source, from, d, from, sst.Size-from, c.opts.Copy)
 	if err != nil {
-		if d.EOF() == 0 {
-			// Nothing to resume: leave nothing behind.
+		if d.EOF() == 0 || d.Unrecorded() {
+			// Nothing to resume (or, a one-object copy, nothing a
+			// resume would continue): leave nothing behind. Its one
+			// object is removed with it, whatever its size.
 			_ = c.fs.Unlink(staging)
 			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, dst, err)
 		}

@@ -18,8 +18,11 @@ import (
 // once. "First" is in the walk's order, which is deterministic (directories
 // are read sorted by name, depth first), so a rerun of the same tree picks
 // the same path. The tracker holds one entry per inode with nlink > 1 that
-// the walk met, and drops it when all the inode's links were seen: memory
-// follows the files with several links, not the tree.
+// the walk met, for the whole copy: memory follows the files with several
+// links, not the tree. (It does not drop an entry once as many links as
+// the inode's nlink were met: a directory listing's nlink can be older
+// than the others', and a later path of the inode would then be copied
+// as a file of its own.)
 //
 // Rule for splitting a tree across workers: all paths of one inode must be
 // handled by one worker, whatever their names. A worker that splits by a
@@ -57,11 +60,9 @@ func (g LinkGroup) Shard(n int) int {
 // linkLeader is the first path of a link group in this copy: its
 // destination, and its outcome once known.
 type linkLeader struct {
-	dst   string
-	done  chan struct{}
-	ok    bool // the leader's destination is in place (copied, or kept by no-clobber)
-	seen  uint32
-	nlink uint32
+	dst  string
+	done chan struct{}
+	ok   bool // the leader's destination is in place (copied, or kept by no-clobber)
 }
 
 // links tracks the link groups of one tree copy.
@@ -70,10 +71,10 @@ type links struct {
 	groups map[LinkGroup]*linkLeader
 }
 
-// join registers dst, a path of group g with nlink links. It returns the
+// join registers dst, a path of group g. It returns the
 // group's leader and whether dst is it (then the caller copies the file
 // and calls leader.finish).
-func (l *links) join(g LinkGroup, nlink uint32, dst string) (leader *linkLeader, first bool) {
+func (l *links) join(g LinkGroup, dst string) (leader *linkLeader, first bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.groups == nil {
@@ -82,12 +83,8 @@ func (l *links) join(g LinkGroup, nlink uint32, dst string) (leader *linkLeader,
 	leader = l.groups[g]
 	first = leader == nil
 	if first {
-		leader = &linkLeader{dst: dst, done: make(chan struct{}), nlink: nlink}
+		leader = &linkLeader{dst: dst, done: make(chan struct{})}
 		l.groups[g] = leader
-	}
-	leader.seen++
-	if leader.seen >= leader.nlink {
-		delete(l.groups, g) // every link of the inode was met
 	}
 	return leader, first
 }
@@ -170,12 +167,20 @@ func linkStagingPath(dst string) string {
 // for the first path of a link group it returns the group's leader, which
 // the caller finishes after copying; for a later path it starts linking
 // it to the leader's copy and returns follow.
+//
+// The link count is read afresh: a directory listing's can be out of
+// date (seen on Ceph 16.2: right after another client made the links, a
+// first readdir of the directory gave the file nlink 1 while a stat gave
+// 3), and a link taken for a file of its own would be copied twice.
 func (t *treeCopy) linkOf(ctx context.Context, src, dst string, st cephfs.Stat) (leader *linkLeader, follow bool) {
+	if fresh, err := t.c.fs.Lstat(src); err == nil && fresh.Ino == st.Ino {
+		st = fresh
+	}
 	g, ok := GroupOf(st)
 	if !ok {
 		return nil, false
 	}
-	ld, first := t.links.join(g, st.Nlink, dst)
+	ld, first := t.links.join(g, dst)
 	if first {
 		return ld, false
 	}

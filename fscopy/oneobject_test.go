@@ -6,11 +6,15 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/rados/faults"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -137,5 +141,27 @@ func TestOneObjectStagingLocked(t *testing.T) {
 	}
 	if _, err := e.fs.Lstat(e.path(".radoscp.g")); err != nil {
 		t.Fatalf("the other copy's staging file: %v", err)
+	}
+}
+
+// A one-object copy that fails after part of it is in place (objects of
+// 8 MiB, a 6 MiB file copied in 4 MiB chunks, the second read failing)
+// leaves no staging file: a resume would have nothing to continue.
+func TestOneObjectFailureLeavesNothing(t *testing.T) {
+	e := newEnv(t)
+	l := layout.Layout{StripeUnit: 8 << 20, StripeCount: 1, ObjectSize: 8 << 20}
+	e.write(t, e.path("f"), &l, 0o644, map[uint64][]byte{0: test.RandomData(53, 6<<20)})
+	in := faults.New(1, faults.Rule{Kind: faults.Read, Nth: 2, Errno: syscall.EIO})
+	r := e.copier(t, fscopy.Options{WrapObjects: in.Wrap, Copy: copyOpts(1)}, nil).CopyFile(ctx, e.path("f"), e.path("g"))
+	if !errors.Is(r.Err, store.ErrIO) || r.Result.Bytes != 4<<20 {
+		t.Fatalf("copy with its second read failing: %d bytes, %v; want the first 4 MiB and EIO", r.Result.Bytes, r.Err)
+	}
+	if strings.Contains(r.Err.Error(), "resume") {
+		t.Errorf("the error offers a resume of a one-object copy: %v", r.Err)
+	}
+	for _, p := range []string{"g", ".radoscp.g"} {
+		if _, err := e.fs.Lstat(e.path(p)); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s exists after the failed copy: %v", p, err)
+		}
 	}
 }

@@ -193,11 +193,11 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
 				if g, ok := GroupOf(st); ok {
-					if leader, first := t.links.join(g, st.Nlink, dst); first {
+					if leader, first := t.links.join(g, dst); first {
 						leader.finish(true) // later links link to the file kept
 					}
 				}
-				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
+				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Size: st.Size, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}

@@ -95,7 +95,8 @@ func TestTreeReport(t *testing.T) {
 		{Mode: "clone", Files: 4, Seconds: 4, MiBps: 25, FilesPerS: 1250, CPUSeconds: 0.5, Verified: true},
 		{Mode: "cp-fuse", Seconds: 5, MiBps: 20, FilesPerS: 1000, CPUSeconds: 4, Verified: true},
 	}
-	res := benchResult{Scenario: "smallfiles", Rows: rows, Anchor: treeAnchor, Files: 5000,
+	res := benchResult{Scenario: "smallfiles", Rows: rows, Anchor: treeAnchor, Files: 5000, Repeat: 3,
+		Machine: machineInfo{Date: "2026-12-01T13:00:00Z", CPUs: 2},
 		Tree: &treeInfo{Files: 5000, Dirs: 56, Bytes: 100 << 20}}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
 	md := renderReport([]benchResult{res}, "", "")
@@ -104,6 +105,7 @@ func TestTreeReport(t *testing.T) {
 		"| radoscp cp -r --files 4 --window 16 | 2.000 | 2500 | 50.0 | 4.00x |",
 		"| cp -a through ceph-fuse | 5.000 | 1000 | 20.0 | 1.60x | - | - | 4.00 |",
 		"5000 regular files (100.0 MiB), 0 symlinks, 56 directories",
+		"Measured 2026-12-01T13:00:00Z, 2 CPUs; medians of 3 runs.",
 		"radoscp at least 3x `cp -a` through ceph-fuse: 2.50x (2500 against 1000 files/s), **missed**; CPU 1.00 s against 4.00 s, **met**.",
 		"radoscp at least 1.5x the clone anchor (its faster row, libcephfs 8 MiB chunks, 4 files at once): 2.00x, **met**; CPU 1.00 s against 0.50 s, **missed**.",
 		"- Small files (smallfiles): radoscp at least 3x",
