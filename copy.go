@@ -113,7 +113,9 @@ type Result struct {
 //
 // On cancellation of ctx, Copy stops submitting, waits for every operation
 // in flight (librados cannot cancel them), publishes the complete prefix,
-// cuts back the rest and returns an error wrapping ctx.Err().
+// cuts back the rest and returns an error wrapping ctx.Err(). A pinned
+// copy also waits for the stats in flight, and re-checks the prefix's
+// early objects before publishing it (see pins).
 func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destination, dstOff, length uint64, o Options) (Result, error) {
 	start := time.Now()
 	res := Result{PublishedEOF: dst.EOF(), Generation: dst.Generation()}

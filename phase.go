@@ -102,7 +102,16 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if c.auto != nil {
 		r = c.auto.run(ctx, ops.n, func(i uint64) uint64 { return ops.at(i).length }, submit, done)
 	} else {
-		r = window.Run(ctx, ops.n, width, func(ctx context.Context, i uint64) (window.Pending, error) { return submit(ctx, i) }, done)
+		r = window.Run(ctx, ops.n, width, func(ctx context.Context, i uint64) (window.Pending, error) {
+			p, err := submit(ctx, i)
+			if c.serial && err == nil {
+				// Into existing data nothing may start before the
+				// operation ahead is known to have succeeded: hidden
+				// Ready, the window waits on it first.
+				return waitOnly{p}, nil
+			}
+			return p, err
+		}, done)
 	}
 	pr := phaseResult{bytes: progress - dstOff}
 	if r.Submitted > 0 {
@@ -156,6 +165,13 @@ func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 // opPending is every operation a copy starts: a copy-from or a client
 // read-and-write. The window sees each complete (Ready) before its turn to
 // be collected comes; the automatic window learns from its Latency.
+// waitOnly hides an operation's Ready from the window, which then counts
+// it out of flight only once it has been waited on: a serial copy starts
+// operation i+1 only after operation i succeeded, never after a failure.
+// (A Readier lets the window start the next operation as soon as the one
+// ahead completes, before its result is looked at.)
+type waitOnly struct{ window.Pending }
+
 type opPending interface {
 	window.Readier
 	Latency() time.Duration

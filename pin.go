@@ -46,6 +46,8 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 //     running), the copy may have happened before T, and a change after
 //     it and before T would be missed. So every early object is stat'ed
 //     once more after T (recheck): still v_i means it held v_i at T too.
+//     Submission is what counts, not completion: a copy whose reply came
+//     after T may still have been done by the OSD before T.
 //
 // An object that did not exist is pinned as absent; it must still be
 // absent when copied and when re-checked (an object created and removed
@@ -56,7 +58,9 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // published that every pin was in, so the order is certain and needs no
 // clock. A failed copy's published prefix keeps the same promise for the
 // instant its own pins had all returned: its early objects are re-checked
-// before it is published, and checkpoints wait for the re-check.
+// before it is published, and checkpoints wait for the re-check. A copy
+// into existing data takes every pin before its first copy: it cannot cut
+// back what it wrote past a failure, so it must have no early objects.
 type pins struct {
 	src      Source
 	first    uint64   // object number of versions[0]

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -17,7 +19,10 @@ import (
 )
 
 // hooked runs before when the copy-from of a destination object is
-// submitted and after once it has completed and been waited for.
+// submitted and after once it has completed. after runs as soon as the
+// copy completes, on a goroutine of its own, not when the window comes to
+// collect it (the window may be waiting on a pin then); the copy counts
+// as complete only once after has run.
 type hooked struct {
 	store.Objects
 	before, after func(dstOid string)
@@ -31,19 +36,25 @@ func (h *hooked) Submit(dstOid string, src store.Location, o store.CopyOptions) 
 	if err != nil || h.after == nil {
 		return p, err
 	}
-	return &hookedPending{Pending: p, after: func() { h.after(dstOid) }}, nil
+	hp := &hookedPending{Pending: p, ready: make(chan struct{})}
+	go func() {
+		<-p.Ready()
+		h.after(dstOid)
+		close(hp.ready)
+	}()
+	return hp, nil
 }
 
 type hookedPending struct {
 	store.Pending
-	once  sync.Once
-	after func()
+	ready chan struct{}
 }
 
+func (p *hookedPending) Ready() <-chan struct{} { return p.ready }
+
 func (p *hookedPending) Wait() error {
-	err := p.Pending.Wait()
-	p.once.Do(p.after)
-	return err
+	<-p.ready
+	return p.Pending.Wait()
 }
 
 // statHooks watches the stats of a copy's source objects: it counts them
@@ -318,7 +329,7 @@ func TestRealPinnedCopyPromise(t *testing.T) {
 				runPinCase(t, c, pinTarget{engine: r.engine, source: r.source, srcPool: r.a,
 					dst:        func(_, o store.Objects) radoscp.Destination { r.dstObjects = o; return r.raw(0) },
 					dstObjects: r.dstObjects, dstNames: layout.Prefix(r.dstName), data: r.data,
-					read:     func(off, n uint64) []byte { return r.read(t, off, n) },
+					read:     func(off, n uint64) []byte { return radosGetObjects(t, layout.Prefix(r.dstName), mib, off, n) },
 					existing: func(from, to uint64) []uint64 { return r.existing(t, from, to) }})
 			})
 		}
@@ -361,4 +372,60 @@ func TestPinsRunWideAndAheadOfTheCopies(t *testing.T) {
 		t.Errorf("%d copy-froms in flight; want at most the window, 2", got)
 	}
 	assertEqual(t, "copy", f.read(t, 0, objects*obj), f.data)
+}
+
+// A copy into existing data runs one operation at a time and cannot cut
+// back what it wrote past a failure, so a re-check finding an early
+// object changed would come too late: it waits for every pin before its
+// first copy, and re-checks nothing.
+func TestPinnedCopyIntoExistingDataPinsFirst(t *testing.T) {
+	const objects = 100
+	f := newFixture(t, small, objects*obj)
+	stats := newStatHooks(f.srcP)
+	f.source.Objects = stats
+	var early []string
+	f.dst.Objects = &hooked{Objects: f.dst.Objects, before: func(dstOid string) {
+		stats.mu.Lock()
+		defer stats.mu.Unlock()
+		if stats.inflight > 0 || len(stats.stats) < objects {
+			early = append(early, dstOid)
+		}
+	}}
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(objects*obj), 0, objects*obj, radoscp.Options{Window: 16, PinSource: true})
+	if err != nil || !res.Serial {
+		t.Fatalf("copy: serial %v, %v; want a serial success", res.Serial, err)
+	}
+	if len(early) > 0 {
+		t.Errorf("copy-froms %v sent before every pin had returned", early)
+	}
+	for oid, n := range stats.stats {
+		if n != 1 {
+			t.Errorf("%s stat'ed %d times; want once", oid, n)
+		}
+	}
+	assertEqual(t, "copy", f.read(t, 0, objects*obj), f.data)
+}
+
+// radosGetObjects reads [off, off+n) of a destination of whole objects of
+// objSize in radoscp-b with the rados CLI, a reader that is not radoscp:
+// a missing object reads as zeros.
+func radosGetObjects(t *testing.T, names layout.Namer, objSize, off, n uint64) []byte {
+	t.Helper()
+	out := make([]byte, 0, n)
+	for obj := off / objSize; obj*objSize < off+n; obj++ {
+		path := filepath.Join(t.TempDir(), "obj")
+		data := make([]byte, objSize)
+		if o, err := test.RadosCLI(test.Conf(t), "-p", "radoscp-b", "get", names.ObjectName(obj), path); err == nil {
+			got, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			copy(data, got)
+		} else if !strings.Contains(string(o), "No such file") {
+			t.Fatalf("rados get %s: %v\n%s", names.ObjectName(obj), err, o)
+		}
+		from, to := max(off, obj*objSize)-obj*objSize, min(off+n, (obj+1)*objSize)-obj*objSize
+		out = append(out, data[from:to]...)
+	}
+	return out
 }

@@ -107,7 +107,14 @@ func (c *copier) awaitPins(ctx context.Context, i uint64, o op) error {
 		return nil
 	}
 	end := o.srcObj + 1
-	if o.kind == opExtentRW {
+	switch {
+	case c.serial:
+		// A copy into existing data cannot cut back what it wrote past
+		// a failure, so it has no early objects, which are found
+		// changed only after later ones were copied: its first
+		// operation waits for every pin.
+		end = c.pins.first + uint64(len(c.pins.versions))
+	case o.kind == opExtentRW:
 		end = objectsEnd(c.src.Layout, o.srcOff+o.length)
 	}
 	if err := c.pins.await(ctx, end); err != nil {

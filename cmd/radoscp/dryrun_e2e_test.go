@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,6 +146,20 @@ func TestE2EDryRunObjects(t *testing.T) {
 			m = parseJSON(t, dryRun(0, "--json", "--object-size", "1M", "--length", "2M", "rados:radoscp-a/"+raw, "rados:radoscp-b/"+raw))
 			if m["dry_run_action"] != "create" || m["bytes"] != float64(2*oneMiB) || m["objects"] != 2.0 {
 				t.Fatalf("raw dry run: %v", m)
+			}
+
+			batch := filepath.Join(t.TempDir(), "batch")
+			writeFile(t, batch, fmt.Sprintf("rados:radoscp-a/%s rados:radoscp-b/%s 2M\nstriper:radoscp-a/%s striper:radoscp-b/%s\n", raw, raw, src, dst))
+			r = dryRun(0, "--json", "--object-size", "1M", "--batch", batch)
+			var actions []string
+			for _, l := range jsonLines(t, r) {
+				if l["dry_run"] != true {
+					t.Fatalf("--batch --dry-run line without dry_run: %v", l)
+				}
+				actions = append(actions, l["dry_run_action"].(string))
+			}
+			if strings.Join(actions, " ") != "create replace" {
+				t.Fatalf("--batch --dry-run: actions %q, want create replace\n%s", actions, r.stdout)
 			}
 		})
 	}

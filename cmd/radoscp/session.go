@@ -130,6 +130,9 @@ func (f *fileProgress) file(r fscopy.Report) {
 	if r.Outcome == fscopy.Copied {
 		f.p.files.Add(1)
 	}
+	// A regular file is done whatever its outcome (a hard link's data
+	// is counted once, with its first path). Skipped and failed reports
+	// carry a size only for regular files.
 	switch {
 	case r.Outcome == fscopy.Copied, r.Outcome == fscopy.Unchanged, r.Size > 0:
 		f.p.tree.done.Add(1)
