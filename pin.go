@@ -46,6 +46,8 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 //     running), the copy may have happened before T, and a change after
 //     it and before T would be missed. So every early object is stat'ed
 //     once more after T (recheck): still v_i means it held v_i at T too.
+//     Submission is what counts, not completion: a copy whose reply came
+//     after T may still have been done by the OSD before T.
 //
 // An object that did not exist is pinned as absent; it must still be
 // absent when copied and when re-checked (an object created and removed

@@ -8,6 +8,7 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -68,6 +69,9 @@ type Options struct {
 	// place (verify.Off, OSD or Client); a difference leaves the
 	// destination as it was.
 	Verify verify.Mode
+	// Shard, when set, makes the copy, migration or verification one
+	// worker's share of a tree, or the final pass (shard.go).
+	Shard shard.Shard
 	// WrapObjects, when set, wraps the object I/O of every source and
 	// destination pool: fault injection (package rados/faults) in tests
 	// and soak runs.

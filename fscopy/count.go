@@ -21,13 +21,16 @@ func (c *Copier) Count(ctx context.Context, src string, add func(size uint64)) e
 	if err != nil {
 		return err
 	}
-	t := &treeCopy{c: c, sum: &Summary{}, root: path.Clean(src)}
+	t := &treeCopy{c: c, sum: &Summary{}, root: path.Clean(src), sh: newShardWalk(c.opts.Shard, src, src)}
 	seen := map[uint64]bool{}
 	var walk func(p string, st cephfs.Stat)
 	walk = func(p string, st cephfs.Stat) {
 		switch {
 		case ctx.Err() != nil:
 		case st.IsRegular():
+			if !t.sh.owns(p, st) {
+				return // another worker's
+			}
 			if st.Nlink > 1 {
 				if seen[st.Ino] {
 					return

@@ -94,10 +94,19 @@ func TestCopyTreeHardLinks(t *testing.T) {
 		t.Fatalf("rerun: summary %+v, want 3 hard links", sum)
 	}
 	checkLinks("rerun")
+	already := 0
 	for _, r := range reports {
 		if r.Outcome == fscopy.HardLink && !strings.HasPrefix(r.Reason, "hard link to cephfs:"+e.path("dst")) {
 			t.Fatalf("%s: reason %q", r.Src, r.Reason)
 		}
+		if strings.HasSuffix(r.Reason, "(already linked)") {
+			already++
+		}
+	}
+	// src/one's copy was a link to the unchanged a/one.1 already; b/one.2
+	// (a file of its own) and a/two.1 (missing) had to be linked.
+	if already != 1 {
+		t.Fatalf("rerun: %d links found already made, want 1 (dst/one)", already)
 	}
 }
 

@@ -35,7 +35,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
 	c.opts.NoPreserve = false
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files)}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, root, root)}
 	t.migrate(ctx, t.root, st)
 	t.g.Wait()
 	t.settled()
@@ -45,7 +45,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d files failed", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
 	}
-	return sum, nil
+	return sum, sum.findings()
 }
 
 func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
@@ -54,6 +54,9 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 	}
 	switch {
 	case st.IsRegular():
+		if t.sh != nil && t.skipMigrate(p, st) {
+			return
+		}
 		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() == nil {
 				r := t.migrateFile(ctx, p, st)

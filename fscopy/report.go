@@ -36,7 +36,9 @@ type Report struct {
 	// DryRun marks what a dry run says the copy would do: nothing was
 	// written for it.
 	DryRun bool
-	Err    error
+	// Finding is what the final pass of a sharded copy found (shard.go).
+	Finding Finding
+	Err     error
 }
 
 // Summary counts a tree's outcomes.
@@ -46,9 +48,23 @@ type Summary struct {
 	// counts once, without what is below it).
 	Excluded int
 	Bytes    uint64
+	// Seen counts the regular files and symlinks a sharded worker's walk
+	// met, its share or not: workers whose counts differ walked
+	// different trees (the source changed between their walks).
+	Seen int
+	// Missed, Changed and Extra count the final pass's findings.
+	Missed, Changed, Extra int
 }
 
 func (s *Summary) add(r Report) {
+	switch r.Finding {
+	case Missed:
+		s.Missed++
+	case Changed:
+		s.Changed++
+	case Extra:
+		s.Extra++
+	}
 	switch r.Outcome {
 	case Copied:
 		s.Files++

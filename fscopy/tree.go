@@ -53,17 +53,21 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 	}
 
+	if err := c.checkShard(src, dst, sst.IsDir() && recursive); err != nil {
+		return sum, err
+	}
 	marked := false
 	if sst.IsDir() && !c.opts.DryRun {
 		if marked, err = c.markTarget(src, dst); err != nil {
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files)}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
 	t.settled()
-	if marked && sum.Failed == 0 && ctx.Err() == nil {
+	// A worker of a sharded copy leaves the mark to the final pass.
+	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
 		}
@@ -90,7 +94,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
 	}
-	return sum, nil
+	return sum, sum.findings()
 }
 
 // xattrTree marks a directory that a tree copy created as its target,
@@ -131,20 +135,24 @@ func (c *Copier) target(src, dst string, dir bool) (string, error) {
 }
 
 // markTarget creates dst, the target of a tree copy of src, when it does
-// not exist, and marks it (xattrTree) as this copy's. It reports whether
-// dst carries the mark, to be removed when the copy is complete.
+// not exist, and marks it (xattrTree) as this copy's: it is made with
+// the mark (mkdirMarked), so that it never exists without it. It reports
+// whether dst carries the mark, to be removed when the copy is complete.
 func (c *Copier) markTarget(src, dst string) (bool, error) {
 	if v, err := c.fs.GetXattr(dst, xattrTree); err == nil {
 		return string(v) == src, nil
 	}
-	err := c.fs.Mkdir(dst, 0o700)
-	if errors.Is(err, fs.ErrExist) {
+	if _, err := c.fs.Lstat(dst); err == nil {
 		return false, nil // copying into an existing directory
 	}
-	if err != nil {
-		return false, err
+	err := c.mkdirMarked(src, dst)
+	if errors.Is(err, fs.ErrExist) {
+		// Another run made it meanwhile: a worker of the same sharded
+		// copy (marked alike), or not.
+		v, xerr := c.fs.GetXattr(dst, xattrTree)
+		return xerr == nil && string(v) == src, nil
 	}
-	return true, c.fs.SetXattr(dst, xattrTree, []byte(src))
+	return err == nil, err
 }
 
 type dirTimes struct {
@@ -164,6 +172,7 @@ type treeCopy struct {
 	sum      *Summary
 	dirs     []dirTimes
 	links    links
+	sh       *shardWalk // nil unless sharded
 	lastErr  error
 }
 
@@ -175,6 +184,7 @@ func (t *treeCopy) settled() {
 }
 
 func (t *treeCopy) record(r Report) {
+	t.sh.annotate(&r)
 	t.c.repMu.Lock()
 	t.sum.add(r)
 	if r.Err != nil {
@@ -186,6 +196,9 @@ func (t *treeCopy) record(r Report) {
 
 func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 	if ctx.Err() != nil {
+		return
+	}
+	if !st.IsDir() && t.sh != nil && t.skip(src, dst, st) {
 		return
 	}
 	switch {
@@ -224,16 +237,19 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 		}
 		t.record(t.symlink(src, dst, st))
 	case st.IsDir():
-		r := t.mkdir(src, dst, st)
-		t.record(r)
-		if r.Err != nil {
-			return
+		if !t.sh.worker() { // a worker makes directories as its files need them (ensureDir)
+			r := t.mkdir(src, dst, st)
+			t.record(r)
+			if r.Err != nil {
+				return
+			}
 		}
 		entries, err := t.c.fs.ReadDir(src)
 		if err != nil {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
 			return
 		}
+		t.extras(src, dst, entries)
 		for _, e := range entries {
 			if IsStaging(e.Name) || t.excluded(path.Join(src, e.Name), e.Stat) {
 				continue

@@ -57,7 +57,10 @@ func (c *Copier) Verify(ctx context.Context, src, dst string, recursive bool, re
 	if _, err := c.fs.Lstat(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return sum, err
 	}
-	c.verifyPath(ctx, src, dst, sst, recursive, func(v Verification) {
+	if c.opts.Shard.Finish {
+		return sum, fmt.Errorf("%w: verify has no final pass: its workers together compare every path once", ErrUsage)
+	}
+	c.verifyPath(ctx, newShardWalk(c.opts.Shard, src, dst), src, dst, sst, recursive, func(v Verification) {
 		sum.Paths++
 		sum.Bytes += v.Data.Bytes
 		sum.ClientBytes += v.Data.ClientBytes
@@ -81,8 +84,12 @@ func (c *Copier) Verify(ctx context.Context, src, dst string, recursive bool, re
 	return sum, nil
 }
 
-func (c *Copier) verifyPath(ctx context.Context, src, dst string, sst cephfs.Stat, recursive bool, report func(Verification)) {
+func (c *Copier) verifyPath(ctx context.Context, w *shardWalk, src, dst string, sst cephfs.Stat, recursive bool, report func(Verification)) {
 	if ctx.Err() != nil {
+		return
+	}
+	if !w.owns(src, sst) {
+		c.verifyOthers(ctx, w, src, dst, sst, report)
 		return
 	}
 	v := Verification{Src: src, Dst: dst, Type: sst.Type()}
@@ -112,7 +119,7 @@ func (c *Copier) verifyPath(ctx context.Context, src, dst string, sst cephfs.Sta
 			v.Differences = append(v.Differences, fmt.Sprintf("target %q, the source's %q", b, a))
 		}
 	case sst.IsDir():
-		c.verifyDir(ctx, src, dst, recursive, &v, report)
+		c.verifyDir(ctx, w, src, dst, recursive, &v, report)
 	}
 	report(v)
 }
@@ -177,7 +184,7 @@ func (c *Copier) verifyData(ctx context.Context, src, dst string, s, d cephfs.St
 
 // verifyDir compares two directories' entries, and with recursive their
 // contents. Staging files left in dst are differences.
-func (c *Copier) verifyDir(ctx context.Context, src, dst string, recursive bool, v *Verification, report func(Verification)) {
+func (c *Copier) verifyDir(ctx context.Context, w *shardWalk, src, dst string, recursive bool, v *Verification, report func(Verification)) {
 	se, err1 := c.fs.ReadDir(src)
 	de, err2 := c.fs.ReadDir(dst)
 	if v.Err = errors.Join(err1, err2); v.Err != nil {
@@ -193,7 +200,7 @@ func (c *Copier) verifyDir(ctx context.Context, src, dst string, recursive bool,
 		}
 		delete(have, e.Name)
 		if recursive {
-			c.verifyPath(ctx, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat, recursive, report)
+			c.verifyPath(ctx, w, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat, recursive, report)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(have)) {

@@ -15,6 +15,7 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
+	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -33,6 +34,9 @@ type Request struct {
 	// Sync makes the data durable (a sync of the file system) before
 	// the clone is declared complete.
 	Sync bool
+	// Shard makes this run one worker of a sharded clone, or its final
+	// pass (shard.go); the copier's Options.Shard must be the same.
+	Shard shard.Shard
 }
 
 // State is how a clone ended.
@@ -43,6 +47,9 @@ const (
 	Interrupted State = "interrupted" // stopped; Resume continues it
 	Failed      State = "failed"      // see Result.TargetRemoved
 	Refused     State = "refused"     // nothing was written
+	// ShareCopied: a sharded clone's worker copied its share; the
+	// final pass completes the clone.
+	ShareCopied State = "share-copied"
 )
 
 // Result is what a clone did, for its summary.
@@ -109,15 +116,24 @@ func (c *Cloner) Clone(ctx context.Context, r Request) (res Result, err error) {
 	res.TargetPath, res.Resumed, res.Created = target, resumed, !resumed
 	err = c.run(ctx, r, src, target, &res)
 	switch {
+	case err == nil && r.Shard.Worker():
+		res.State = ShareCopied
+		return res, nil
 	case err == nil:
 		res.State = Complete
 		return res, nil
+	case errors.Is(err, fscopy.ErrFindings):
+		res.State = Complete // every path in place; the findings are the error
+		return res, err
 	case ctx.Err() != nil:
 		res.State = Interrupted
 		return res, fmt.Errorf("clone of %s interrupted: %w; the target subvolume %s holds the clone so far (not visible to its users): rerun with --resume to continue it, or remove it (ceph fs subvolume rm %s %s%s)",
 			src, err, r.Target, r.Volume, r.Target, groupFlag(r.TargetGroup))
 	}
 	res.State = Failed
+	if r.Shard.On() {
+		return res, fmt.Errorf("clone of %s failed: %w; the target subvolume %s stays for the other workers and the final pass: run this one again", src, err, r.Target)
+	}
 	if rerr := c.admin.RemoveSubVolume(r.Volume, r.TargetGroup, r.Target); rerr != nil {
 		return res, fmt.Errorf("clone of %s failed: %w; the target subvolume %s could not be removed (%w): it holds an incomplete clone in %s, remove it with ceph fs subvolume rm %s %s%s",
 			src, err, r.Target, mgrError("remove subvolume "+r.Target, rerr), path.Join(target, stagingDir), r.Volume, r.Target, groupFlag(r.TargetGroup))
@@ -135,9 +151,16 @@ func (c *Cloner) run(ctx context.Context, r Request, src source, target string, 
 	if err != nil {
 		return err
 	}
+	var findings error
 	if string(state) == stateCopy {
 		sum, err := c.copier.Copy(ctx, src.path, staging, true)
 		res.Summary = sum
+		if r.Shard.Worker() {
+			return err // the final pass moves the tree in
+		}
+		if errors.Is(err, fscopy.ErrFindings) {
+			findings, err = err, nil
+		}
 		if err != nil {
 			return err
 		}
@@ -160,7 +183,10 @@ func (c *Cloner) run(ctx context.Context, r Request, src source, target string, 
 	if err := c.fs.RemoveXattr(target, xattrState); err != nil {
 		return err
 	}
-	return c.fs.RemoveXattr(target, xattrClone)
+	if err := c.fs.RemoveXattr(target, xattrClone); err != nil {
+		return err
+	}
+	return findings
 }
 
 // moveIn renames every entry of the complete staging directory into
@@ -250,6 +276,9 @@ func (c *Cloner) target(r Request, src source) (string, bool, error) {
 		}
 	}
 	p, err := c.admin.SubVolumePath(r.Volume, r.TargetGroup, r.Target)
+	if err == nil && r.Shard.On() {
+		return c.shardTarget(r, src, p)
+	}
 	if err == nil {
 		mark, merr := c.fs.GetXattr(p, xattrClone)
 		switch {
@@ -266,6 +295,10 @@ func (c *Cloner) target(r Request, src source) (string, bool, error) {
 	}
 	if err := mgrError("getpath of target subvolume "+r.Target, err); store.ErrnoOf(err) != syscall.ENOENT {
 		return "", false, err
+	}
+	if r.Shard.Finish {
+		return "", false, fmt.Errorf("%w: the final pass completes a sharded clone, and target subvolume %s%s does not exist: no worker has run; nothing was written",
+			ErrUsage, r.Target, inGroup(r.TargetGroup))
 	}
 	info, err := c.admin.SubVolumeInfo(r.Volume, r.Group, r.Subvolume)
 	if err != nil {
@@ -295,6 +328,9 @@ func (c *Cloner) target(r Request, src source) (string, bool, error) {
 	}
 	if err != nil {
 		err = mgrError("mark target subvolume "+r.Target, err)
+		if r.Shard.On() {
+			return "", false, fmt.Errorf("%w; the target subvolume %s is left for the other workers", err, r.Target)
+		}
 		if rerr := c.admin.RemoveSubVolume(r.Volume, r.TargetGroup, r.Target); rerr != nil {
 			return "", false, fmt.Errorf("%w; the new target subvolume %s could not be removed (%w): remove it with ceph fs subvolume rm %s %s%s",
 				err, r.Target, mgrError("remove", rerr), r.Volume, r.Target, groupFlag(r.TargetGroup))

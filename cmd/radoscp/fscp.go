@@ -27,6 +27,7 @@ type fsFlags struct {
 	sync                          string
 	verify                        string
 	filter                        fscopy.Filter
+	shard                         string
 }
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
@@ -38,12 +39,13 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	bindVerify(cmd, &f.verify, "false")
 	bindFilter(cmd, &f.filter)
 	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
+	bindShard(cmd, &f.shard, true)
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -73,6 +75,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	}
 	if o.Verify, err = verify.ParseMode(f.verify); err != nil {
 		return o, usageError{err}
+	}
+	if o.Shard, err = parseShard(f.shard, true); err != nil {
+		return o, err
 	}
 	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
 		l, err := flagLayout(cfg)
@@ -126,7 +131,7 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		}
 	}
 	f.runner.session.finish()
-	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, sum, time.Since(f.start), err)
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, time.Since(f.start), err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
@@ -148,6 +153,9 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		return usage("--exclude and --include pick paths of a tree: they apply with -r (and to migrate)")
 	}
 	o.NoClobber, o.DryRun = req.noClobber, req.dryRun
+	if o.Shard.On() && !f.fs.recursive {
+		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
+	}
 	run, err := openFS(cfg, req.src.FS)
 	if err != nil {
 		return err
@@ -195,6 +203,7 @@ system's data pools.`,
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
 	bindVerify(cmd, &f.verify, "true")
 	bindFilter(cmd, &f.filter)
+	bindShard(cmd, &f.shard, true)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say which files would be moved, left alone or skipped, and write nothing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true

@@ -23,7 +23,7 @@ func main() {
 	root.Version = versionString()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand(),
-		newSubvolumeCommand())
+		newSubvolumeCommand(), newReportCommand())
 	root.AddCommand(newManCommand(root))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
 	err := root.Execute()

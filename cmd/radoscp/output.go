@@ -8,6 +8,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -132,6 +133,7 @@ type jsonFile struct {
 	Dst           string  `json:"dst"`
 	Outcome       string  `json:"outcome"`
 	Reason        string  `json:"reason,omitempty"`
+	Finding       string  `json:"finding,omitempty"`
 	DryRun        bool    `json:"dry_run,omitempty"`
 	Resumed       bool    `json:"resumed"`
 	ResumedFrom   uint64  `json:"resumed_from"`
@@ -146,7 +148,7 @@ type jsonFile struct {
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
 		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
-			Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
+			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
 		if r.Err != nil {
 			msg := r.Err.Error()
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
@@ -168,6 +170,8 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	case r.Err != nil && single:
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
+	case r.Finding != "":
+		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, r.Src, libraryTerms.Replace(r.Reason))
 	case r.Outcome == fscopy.Unchanged:
 		// Counted in the summary: a rerun would print a line per file
 		// it had nothing to do for.
@@ -197,17 +201,29 @@ type jsonSummary struct {
 	Bytes         uint64 `json:"bytes"`
 	// ElapsedSeconds is the wall time of the walk and its copies.
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
-	Error          *string `json:"error"`
-	Errno          int     `json:"errno"`
-	ExitCode       *int    `json:"exit_code,omitempty"` // as in jsonResult
+	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
+	// worker, the files and symlinks its walk met; Missed, Changed and
+	// Extra the final pass's findings (fscopy.Finding).
+	Shard    string  `json:"shard,omitempty"`
+	Seen     *int    `json:"seen,omitempty"`
+	Missed   int     `json:"missed"`
+	Changed  int     `json:"changed"`
+	Extra    int     `json:"extra"`
+	Error    *string `json:"error"`
+	Errno    int     `json:"errno"`
+	ExitCode *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
-// the time since its walk began.
-func printSummary(w io.Writer, asJSON, dryRun bool, s fscopy.Summary, elapsed time.Duration, err error) {
+// the time since its walk began, sh the run's --shard.
+func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
 	if asJSON {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun}
+			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
+			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra}
+		if sh.Worker() {
+			j.Seen = &s.Seen
+		}
 		if err != nil {
 			msg := plainWords(err.Error())
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
@@ -220,6 +236,9 @@ func printSummary(w io.Writer, asJSON, dryRun bool, s fscopy.Summary, elapsed ti
 	if s.HardLinks > 0 {
 		links = ", " + plural(s.HardLinks, "hard link", "hard links")
 	}
+	if sh.On() {
+		fmt.Fprintf(w, "shard %s: ", sh)
+	}
 	if dryRun {
 		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; nothing was written\n",
 			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
@@ -231,8 +250,15 @@ func printSummary(w io.Writer, asJSON, dryRun bool, s fscopy.Summary, elapsed ti
 	if sec := elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Bytes) / sec / (1 << 20)
 	}
-	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s\n",
+	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
 		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
+	switch {
+	case sh.Worker():
+		fmt.Fprintf(w, "; %d files and symlinks walked in all", s.Seen)
+	case sh.Finish:
+		fmt.Fprintf(w, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
+	}
+	fmt.Fprintln(w)
 }

@@ -60,6 +60,7 @@ continues).`,
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted clone into TARGET, and its files from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync before the clone is complete) or off")
 	bindVerify(cmd, &f.verify, "false")
+	bindShard(cmd, &f.shard, true)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
 		cfg, _, err := loader.Load()
@@ -80,7 +81,7 @@ continues).`,
 		if err != nil {
 			return err
 		}
-		o.Pool, req.Resume, req.Sync = req.Pool, f.resume, o.Sync != fscopy.SyncOff
+		o.Pool, req.Resume, req.Sync, req.Shard = req.Pool, f.resume, o.Sync != fscopy.SyncOff, o.Shard
 		if o.Sync == fscopy.SyncFS {
 			o.Sync = fscopy.SyncOff // the clone syncs once, before it is complete
 		}
@@ -143,10 +144,13 @@ func printClone(w io.Writer, asJSON bool, req subvolume.Request, res subvolume.R
 		j := jsonClone{
 			jsonSummary: jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks,
 				HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped, Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded,
-				Bytes: s.Bytes, ElapsedSeconds: res.Elapsed.Seconds()},
+				Bytes: s.Bytes, ElapsedSeconds: res.Elapsed.Seconds(), Shard: req.Shard.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra},
 			Volume: req.Volume, Group: req.Group, Subvolume: req.Subvolume, Snapshot: req.Snapshot,
 			Target: req.Target, TargetGroup: req.TargetGroup, SnapshotPath: res.SnapshotPath, TargetPath: res.TargetPath,
 			State: string(res.State), Created: res.Created, Resumed: res.Resumed, TargetRemoved: res.TargetRemoved,
+		}
+		if req.Shard.Worker() {
+			j.Seen = &s.Seen
 		}
 		if err != nil {
 			msg := plainWords(flagWords(err))
@@ -159,7 +163,7 @@ func printClone(w io.Writer, asJSON bool, req subvolume.Request, res subvolume.R
 	if res.State == subvolume.Refused {
 		return // main reports the error
 	}
-	printSummary(w, false, false, s, res.Elapsed, nil)
+	printSummary(w, false, false, req.Shard, s, res.Elapsed, nil)
 	if err == nil {
 		fmt.Fprintf(w, "cloned snapshot %s of %s into subvolume %s (cephfs:%s) in %.1fs\n",
 			req.Snapshot, req.Subvolume, req.Target, res.TargetPath, res.Elapsed.Seconds())

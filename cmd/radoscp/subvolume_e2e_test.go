@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -355,4 +356,64 @@ func TestE2ESubvolumeCloneLeastPrivilege(t *testing.T) {
 		t.Fatalf("with the caps listed: exit %d\nstderr: %s", r.code, r.stderr)
 	}
 	e.checkClone(t, target)
+}
+
+// --group, --target-group and --pool: a subvolume in one group cloned into
+// another group, its data in another pool: the mgr reports the clone there,
+// and its files and root are laid out in that pool (getfattr through
+// ceph-fuse).
+func TestE2ESubvolumeCloneGroupsAndPool(t *testing.T) {
+	fuse := test.FuseMount(t)
+	conf := test.FS(t)
+	u := test.UniqueName(t)
+	g1, g2, name := "g1"+u[len(u)-8:], "g2"+u[len(u)-8:], "svg"+u[len(u)-8:]
+	for _, g := range []string{g1, g2} {
+		test.Ceph(t, "fs", "subvolumegroup", "create", "cephfs", g)
+	}
+	test.Ceph(t, "fs", "subvolume", "create", "cephfs", name, "--group_name", g1)
+	t.Cleanup(func() {
+		for _, args := range [][]string{
+			{"subvolume", "rm", "cephfs", name + "-clone", "--group_name", g2},
+			{"subvolume", "snapshot", "rm", "cephfs", name, "s", "--group_name", g1},
+			{"subvolume", "rm", "cephfs", name, "--group_name", g1},
+		} {
+			exec.Command("ceph", append([]string{"-c", conf, "fs"}, args...)...).Run()
+		}
+		// The groups go once the mgr has purged their subvolumes.
+		for i := 0; i < 50; i++ {
+			if exec.Command("ceph", "-c", conf, "fs", "subvolumegroup", "rm", "cephfs", g1).Run() == nil &&
+				exec.Command("ceph", "-c", conf, "fs", "subvolumegroup", "rm", "cephfs", g2).Run() == nil {
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	})
+	data := strings.TrimSpace(test.Ceph(t, "fs", "subvolume", "getpath", "cephfs", name, "--group_name", g1))
+	if err := os.WriteFile(fuse+data+"/x", []byte("in a group\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test.Ceph(t, "fs", "subvolume", "snapshot", "create", "cephfs", name, "s", "--group_name", g1)
+	r := runCmd(t, nil, "subvolume", "clone", "-c", conf, "--group", g1, "--target-group", g2, "--pool", "cephfs_data2", "cephfs", name, "s", name+"-clone")
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	var info struct {
+		DataPool string `json:"data_pool"`
+		Path     string
+	}
+	if err := json.Unmarshal([]byte(test.Ceph(t, "fs", "subvolume", "info", "cephfs", name+"-clone", "--group_name", g2)), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.DataPool != "cephfs_data2" || !strings.HasPrefix(info.Path, "/volumes/"+g2+"/") {
+		t.Fatalf("subvolume info: %+v; want pool cephfs_data2 in group %s", info, g2)
+	}
+	if got, _ := os.ReadFile(fuse + info.Path + "/x"); string(got) != "in a group\n" {
+		t.Fatalf("the clone's x: %q", got)
+	}
+	for _, c := range []struct{ name, path string }{{"ceph.file.layout", "/x"}, {"ceph.dir.layout", ""}} {
+		out, _ := exec.Command("getfattr", "--only-values", "-n", c.name, fuse+info.Path+c.path).Output()
+		if !strings.HasSuffix(string(out), "pool=cephfs_data2") {
+			t.Errorf("getfattr -n %s of the clone%s: %q; want pool cephfs_data2", c.name, c.path, out)
+		}
+	}
 }

@@ -27,7 +27,7 @@ func bindVerify(cmd *cobra.Command, v *string, def string) {
 
 func newVerifyCommand() *cobra.Command {
 	var recursive, noPreserve, byClient bool
-	var length, dstSize, snap string
+	var length, dstSize, snap, shardSpec string
 	cmd := &cobra.Command{
 		Use:   "verify [-r] SRC DST",
 		Short: "Check that DST equals SRC, by checksums the OSDs compute",
@@ -54,6 +54,7 @@ could not be compared, 2 invalid input.`,
 	cmd.Flags().BoolVar(&byClient, "client", false, "read both sides through the client instead of checksums on the OSDs (layouts that differ)")
 	cmd.Flags().StringVar(&length, "length", "", "rados: sources: the bytes to compare (they have no size)")
 	cmd.Flags().StringVar(&dstSize, "dst-size", "", "rados: destinations: their size (default: --length)")
+	bindShard(cmd, &shardSpec, false)
 	cmd.Flags().StringVar(&snap, "snap", "", "rados:/striper: sources: compare pool snapshot NAME of the source's pool (a CephFS snapshot is a path)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		started = true
@@ -88,10 +89,14 @@ could not be compared, 2 invalid input.`,
 			if src.FS != dst.FS {
 				return usage("comparisons between file systems (%q, %q) are not supported", src.FS, dst.FS)
 			}
-			return verifyFS(ctx, cmd, cfg, src, dst, recursive, noPreserve, mode)
+			sh, err := parseShard(shardSpec, false)
+			if err != nil {
+				return err
+			}
+			return verifyFS(ctx, cmd, cfg, src, dst, recursive, fscopy.Options{NoPreserve: noPreserve, Verify: mode, Shard: sh})
 		}
-		if recursive || noPreserve {
-			return usage("-r and --no-preserve apply to cephfs: paths only")
+		if recursive || noPreserve || shardSpec != "" {
+			return usage("-r, --no-preserve and --shard apply to cephfs: paths only")
 		}
 		return verifyObjects(ctx, cmd, cfg, src, dst, length, dstSize, snap, mode)
 	}
@@ -217,14 +222,15 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 	}
 }
 
-// verifyFS compares two CephFS paths.
-func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, recursive, noPreserve bool, mode verify.Mode) error {
+// verifyFS compares two CephFS paths; o gives what to compare (NoPreserve,
+// Verify, Shard).
+func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, recursive bool, o fscopy.Options) error {
 	run, err := openFS(cfg, src.FS)
 	if err != nil {
 		return err
 	}
 	defer run.close()
-	o := fscopy.Options{Copy: withoutPins(copyOptions(cfg)), NoPreserve: noPreserve, Verify: mode}
+	o.Copy = withoutPins(copyOptions(cfg))
 	c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, nil)
 	sum, err := c.Verify(ctx, src.Path, dst.Path, recursive, func(v fscopy.Verification) {
 		run.runner.session.metrics.Verified(v.Data.Objects, v.Data.Bytes, len(v.Differences))
@@ -237,12 +243,20 @@ func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, d
 	})
 	run.runner.session.finish()
 	if cfg.JSON {
-		b, _ := json.Marshal(map[string]any{"schema_version": jsonSchemaVersion, "summary": true, "paths": sum.Paths, "differing": sum.Differing, "failed": sum.Failed,
-			"bytes": sum.Bytes, "client_bytes": sum.ClientBytes})
+		line := map[string]any{"schema_version": jsonSchemaVersion, "summary": true, "paths": sum.Paths, "differing": sum.Differing, "failed": sum.Failed,
+			"bytes": sum.Bytes, "client_bytes": sum.ClientBytes}
+		if o.Shard.On() {
+			line["shard"] = o.Shard.String()
+		}
+		b, _ := json.Marshal(line)
 		fmt.Fprintln(cmd.OutOrStdout(), string(b))
 	} else if err == nil {
-		fmt.Fprintf(cmd.OutOrStdout(), "identical: %d paths, %d bytes of file data compared; %d bytes through the client\n",
-			sum.Paths, sum.Bytes, sum.ClientBytes)
+		share := ""
+		if o.Shard.On() {
+			share = " (shard " + o.Shard.String() + ")"
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "identical: %d paths%s, %d bytes of file data compared; %d bytes through the client\n",
+			sum.Paths, share, sum.Bytes, sum.ClientBytes)
 	}
 	if errors.Is(err, fscopy.ErrUsage) {
 		return usageError{err}
