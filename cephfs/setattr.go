@@ -31,6 +31,31 @@ type Attrs struct {
 // Implements ceph_setattrx with AT_SYMLINK_NOFOLLOW, which go-ceph does not
 // wrap.
 func (f *FS) SetAttrs(path string, a Attrs, symlink bool) error {
+	stx, mask := a.statx(symlink)
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	ret := C.ceph_setattrx(mountPointer(f.m), cpath, &stx, mask, C.AT_SYMLINK_NOFOLLOW)
+	if ret < 0 {
+		return pathError("set attributes", path, errnoErr(int(ret)))
+	}
+	return nil
+}
+
+// SetAttrs sets the ownership, permissions and times of the referenced
+// inode (a regular file or directory), whatever name it has now.
+//
+// Implements ceph_ll_setattr.
+func (r *InodeRef) SetAttrs(a Attrs) error {
+	stx, mask := a.statx(false)
+	cm := mountPointer(r.fs.m)
+	if ret := C.ceph_ll_setattr(cm, r.in, &stx, mask, C.ceph_mount_perms(cm)); ret < 0 {
+		return pathError("set attributes", r.path, errnoErr(int(ret)))
+	}
+	return nil
+}
+
+// statx is a as ceph_setattrx and ceph_ll_setattr take it.
+func (a Attrs) statx(symlink bool) (C.struct_ceph_statx, C.int) {
 	var stx C.struct_ceph_statx
 	mask := C.CEPH_SETATTR_UID | C.CEPH_SETATTR_GID | C.CEPH_SETATTR_ATIME | C.CEPH_SETATTR_MTIME
 	if !symlink {
@@ -40,13 +65,7 @@ func (f *FS) SetAttrs(path string, a Attrs, symlink bool) error {
 	stx.stx_uid, stx.stx_gid = C.uint32_t(a.UID), C.uint32_t(a.GID)
 	stx.stx_atime = cTimespec(a.Atime)
 	stx.stx_mtime = cTimespec(a.Mtime)
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	ret := C.ceph_setattrx(mountPointer(f.m), cpath, &stx, C.int(mask), C.AT_SYMLINK_NOFOLLOW)
-	if ret < 0 {
-		return pathError("set attributes", path, errnoErr(int(ret)))
-	}
-	return nil
+	return stx, C.int(mask)
 }
 
 func cTimespec(t time.Time) C.struct_timespec {

@@ -103,6 +103,9 @@ type Copier struct {
 	// destination directory got (see inheritedLayout).
 	dirLayouts map[string]cephfs.FileLayout
 	repMu      sync.Mutex
+
+	settling   sync.WaitGroup // copied files being settled (settle.go)
+	settleErrs []Report       // under mu
 }
 
 // New returns a copier; report (nil for none) receives each file's

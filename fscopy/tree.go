@@ -65,6 +65,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
+	t.settled()
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
@@ -173,6 +174,13 @@ type treeCopy struct {
 	links    links
 	sh       *shardWalk // nil unless sharded
 	lastErr  error
+}
+
+// settled waits for the copied files' settling and records its failures.
+func (t *treeCopy) settled() {
+	for _, r := range t.c.settled() {
+		t.record(r)
+	}
 }
 
 func (t *treeCopy) record(r Report) {

@@ -66,10 +66,13 @@ func stopped(t testing.TB, name string) bool {
 // t after cephTimeout.
 func WaitClean(t testing.TB) {
 	t.Helper()
-	conf := Conf(t)
-	if conf == "" {
-		return
+	if conf := Conf(t); conf != "" {
+		waitClean(t, conf)
 	}
+}
+
+func waitClean(t testing.TB, conf string) {
+	t.Helper()
 	deadline := time.Now().Add(cephTimeout)
 	for {
 		out, err := ceph(conf, "pg", "stat")

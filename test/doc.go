@@ -27,6 +27,9 @@
 // adds a standby MDS for failover tests, [OpenPool] opens a pool as client.admin, [Pool] makes a pool of
 // several replicas that survives a stopped OSD, [Pause] holds every OSD
 // operation (ceph osd pause), and [WaitClean] waits for active+clean.
+// A fault the shared cluster must not see (an OSD killed: memstore loses
+// its objects, the size-1 pools' among them) runs on a cluster of the
+// test's own, [StartCluster], whose replicated pools all have size 2.
 //
 // A command's end-to-end tests build it once with [MainWithBinary] and
 // run it with [RunBinary].

@@ -16,6 +16,18 @@ func FuseMount(t testing.TB) string {
 	if conf == "" {
 		return ""
 	}
+	return fuseMount(t, conf)
+}
+
+// FuseMount mounts the cluster's CephFS (StartCluster with fs) like the
+// package's FuseMount.
+func (c *Cluster) FuseMount(t testing.TB) string {
+	t.Helper()
+	return fuseMount(t, c.Conf)
+}
+
+func fuseMount(t testing.TB, conf string) string {
+	t.Helper()
 	if _, err := exec.LookPath("ceph-fuse"); err != nil {
 		t.Fatal("ceph-fuse is not installed (test/deps.sh installs it)")
 	}

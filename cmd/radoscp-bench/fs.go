@@ -53,33 +53,9 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 			fmt.Fprintf(os.Stderr, "radoscp-bench: cleaning up cephfs:%s: %v\n", f.fsDir, err)
 		}
 	}()
-	self, err := os.Executable()
+	runs, verified, err := runFSContenders(ctx, mnt, cfg, f, plan, func(dst string) error { return verifyFSCopy(mnt.fs, dst, sums) }, false)
 	if err != nil {
-		return res, fmt.Errorf("finding this program to run contenders: %w", err)
-	}
-	runs := make([][]runRecord, len(plan.contenders))
-	verified := make([]bool, len(plan.contenders))
-	for rep := range f.repeat {
-		for i, c := range plan.contenders {
-			dst := path.Join(f.fsDir, fmt.Sprintf("%s-%d", strings.ReplaceAll(c.String(), ":", "-"), rep))
-			// A copy left by an interrupted run would change what
-			// the contender does (cp -r copies into an existing directory).
-			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return res, fmt.Errorf("%s: removing an old copy: %w", c, err)
-			}
-			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
-			if err == nil && rep == 0 {
-				err = verifyFSCopy(mnt.fs, dst, sums)
-				verified[i] = err == nil
-			}
-			if rerr := removeFSTree(mnt.fs, dst); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
-				err = fmt.Errorf("removing the copy: %w", rerr)
-			}
-			if err != nil {
-				return res, fmt.Errorf("%s: %w", c, err)
-			}
-			runs[i] = append(runs[i], rec)
-		}
+		return res, err
 	}
 	size := uint64(f.sourceFiles) * plan.objectSize
 	for i, c := range plan.contenders {
@@ -89,6 +65,46 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 	}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
 	return res, nil
+}
+
+// runFSContenders runs every contender of plan f.repeat times, each in a
+// child process copying FS-DIR/src to a new directory of FS-DIR, checks
+// each contender's first copy with check, and removes the copies (but,
+// with keepLast, the last repeat's). It returns each contender's runs and
+// whether its copy passed the check.
+func runFSContenders(ctx context.Context, mnt *benchMount, cfg config.Config, f benchFlags, plan benchPlan,
+	check func(dst string) error, keepLast bool) ([][]runRecord, []bool, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("finding this program to run contenders: %w", err)
+	}
+	runs := make([][]runRecord, len(plan.contenders))
+	verified := make([]bool, len(plan.contenders))
+	for rep := range f.repeat {
+		for i, c := range plan.contenders {
+			dst := path.Join(f.fsDir, fmt.Sprintf("%s-%d", strings.ReplaceAll(c.String(), ":", "-"), rep))
+			// A copy left by an interrupted run would change what
+			// the contender does (cp -r copies into an existing directory).
+			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, nil, fmt.Errorf("%s: removing an old copy: %w", c, err)
+			}
+			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
+			if err == nil && rep == 0 {
+				err = check(dst)
+				verified[i] = err == nil
+			}
+			if !keepLast || rep < f.repeat-1 {
+				if rerr := removeFSTree(mnt.fs, dst); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
+					err = fmt.Errorf("removing the copy: %w", rerr)
+				}
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", c, err)
+			}
+			runs[i] = append(runs[i], rec)
+		}
+	}
+	return runs, verified, nil
 }
 
 // fileSizeText is n in MiB when whole, else in bytes.

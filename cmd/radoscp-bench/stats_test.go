@@ -97,7 +97,7 @@ func TestTreeReport(t *testing.T) {
 	}
 	res := benchResult{Scenario: "smallfiles", Rows: rows, Anchor: treeAnchor, Files: 5000, Repeat: 3,
 		Machine: machineInfo{Date: "2026-12-01T13:00:00Z", CPUs: 2},
-		Tree: &treeInfo{Files: 5000, Dirs: 56, Bytes: 100 << 20}}
+		Tree:    &treeInfo{Files: 5000, Dirs: 56, Bytes: 100 << 20}}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
 	md := renderReport([]benchResult{res}, "", "")
 	for _, want := range []string{

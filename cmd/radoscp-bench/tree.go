@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -129,39 +128,18 @@ func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan ben
 	} else {
 		res.Title = fmt.Sprintf(treeScenarios[1].title, f.treeSource)
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return res, fmt.Errorf("finding this program to run contenders: %w", err)
-	}
-	runs := make([][]runRecord, len(plan.contenders))
-	verified := make([]bool, len(plan.contenders))
-	for rep := range f.repeat {
-		for i, c := range plan.contenders {
-			dst := path.Join(f.fsDir, fmt.Sprintf("%s-%d", strings.ReplaceAll(c.String(), ":", "-"), rep))
-			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return res, fmt.Errorf("%s: removing an old copy: %w", c, err)
-			}
-			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
-			if err == nil && rep == 0 {
-				var got map[string]treeEntry
-				if got, _, err = digestTree(mnt.fs, dst); err == nil {
-					err = compareTrees(want, got)
-				}
-				if err != nil {
-					err = fmt.Errorf("verifying the copy: %w", err)
-				}
-				verified[i] = err == nil
-			}
-			if !f.keepCopies || rep < f.repeat-1 {
-				if rerr := removeFSTree(mnt.fs, dst); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
-					err = fmt.Errorf("removing the copy: %w", rerr)
-				}
-			}
-			if err != nil {
-				return res, fmt.Errorf("%s: %w", c, err)
-			}
-			runs[i] = append(runs[i], rec)
+	runs, verified, err := runFSContenders(ctx, mnt, cfg, f, plan, func(dst string) error {
+		got, _, err := digestTree(mnt.fs, dst)
+		if err == nil {
+			err = compareTrees(want, got)
 		}
+		if err != nil {
+			return fmt.Errorf("verifying the copy: %w", err)
+		}
+		return nil
+	}, f.keepCopies)
+	if err != nil {
+		return res, err
 	}
 	for i, c := range plan.contenders {
 		row := summarize(c, runs[i], st.bytes)

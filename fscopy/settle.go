@@ -1,0 +1,115 @@
+package fscopy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"syscall"
+	"time"
+
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/store"
+)
+
+// Keeping a copied file's times across an MDS restart.
+//
+// A client that opens a file for writing gets a writable byte range on it
+// from the MDS, journaled with the inode. After a copy the staging file is
+// closed and renamed into place, and the client gives its write caps back
+// lazily, seconds later; only then does the MDS journal the range's
+// removal. If the MDS restarts (or fails over) in between, it replays the
+// range, and the client reconnects with caps only for the inodes it still
+// uses: it has none for the copied file. The MDS then "recovers" the file
+// as one a dead writer left: it probes the file's objects and takes the
+// newest object's mtime (the copy's own writes) as the file's mtime, over
+// the source's mtime the copy had set. Seen in the MDS log as "client.N
+// has range ... but no cap" and "RecoveryQueue::_recovered".
+//
+// So a reference is held on each copied file's inode (not an open file:
+// the client must want no caps for it) until the client has given the
+// write caps back; an MDS restart meanwhile finds the client still using
+// the inode and recovers nothing. Then the times are set once more, now
+// through the MDS, and the inode is synced, which waits until the MDS has
+// journaled that change, and with it the range's removal that came before
+// it. Only then is the reference dropped.
+
+// settlePoll is how often a held file's caps are looked at; settleLimit
+// bounds the wait for the client to give them back (it does so within
+// seconds; a file still not settled then is let go as it is).
+const (
+	settlePoll  = 100 * time.Millisecond
+	settleLimit = 2 * time.Minute
+)
+
+// settle holds dst, just renamed into place with the times of st, until
+// its write range is gone from the MDS (see above), in the background.
+// settled waits for every file settle was given.
+func (c *Copier) settle(ctx context.Context, dst string, st cephfs.Stat) {
+	if c.opts.NoPreserve {
+		return // the times are the copy's own: an MDS recovery keeps them near enough
+	}
+	hold, err := c.fs.Ref(dst)
+	if err != nil {
+		c.settleFailed(dst, err)
+		return
+	}
+	c.settling.Add(1)
+	go func() {
+		defer c.settling.Done()
+		defer hold.Release()
+		if err := c.settleHeld(ctx, dst, hold, st); err != nil {
+			c.settleFailed(dst, err)
+		}
+	}()
+}
+
+func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeRef, st cephfs.Stat) error {
+	deadline := time.Now().Add(settleLimit)
+	for {
+		held, err := c.fs.HoldsWriteCaps(dst)
+		if errors.Is(err, fs.ErrNotExist) {
+			break // renamed or removed since: set the inode's times all the same
+		}
+		if err != nil {
+			return err
+		}
+		if !held {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil // let go as it is; its times are set
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(settlePoll):
+		}
+	}
+	err := hold.SetAttrs(attrsOf(st))
+	if err == nil {
+		err = hold.Sync()
+	}
+	if errors.Is(err, fs.ErrNotExist) || store.ErrnoOf(err) == syscall.ESTALE {
+		return nil // removed since: no times to keep
+	}
+	return err
+}
+
+func (c *Copier) settleFailed(dst string, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.settleErrs = append(c.settleErrs, Report{Src: dst, Dst: dst, Outcome: Failed,
+		Err: fmt.Errorf("keep the times of cephfs:%s after its copy: %w", dst, err)})
+}
+
+// settled waits until every file given to settle is settled and returns
+// the failures, as reports.
+func (c *Copier) settled() []Report {
+	c.settling.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	errs := c.settleErrs
+	c.settleErrs = nil
+	return errs
+}
