@@ -17,9 +17,13 @@ import (
 type Sync string
 
 const (
-	SyncFile Sync = "file" // fsync each file before it is renamed into place
+	// Every file is fsynced before it is renamed into place, whatever
+	// the Sync: that flush is what makes its size and metadata known to
+	// the MDS (see CopyFile). Sync is about the rest: directories and
+	// symlinks.
+	SyncFile Sync = "file" // the same as SyncFS (kept for existing scripts)
 	SyncFS   Sync = "fs"   // one sync of the file system at the end (the default)
-	SyncOff  Sync = "off"  // none, for throwaway clones
+	SyncOff  Sync = "off"  // no sync at the end, for throwaway clones
 )
 
 // ParseSync checks a --sync value.
@@ -79,6 +83,9 @@ type Options struct {
 	// afterCopy, in tests, runs between a file's copy and the check that
 	// its source did not change.
 	afterCopy func(src string)
+	// afterRename, in tests, runs right after a file is renamed into
+	// place.
+	afterRename func(dst string)
 }
 
 // Copier copies CephFS files over one connection and mount.

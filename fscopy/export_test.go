@@ -3,3 +3,7 @@ package fscopy
 // SetAfterCopy installs a hook that runs between a file's copy and the
 // check that its source did not change.
 func SetAfterCopy(o *Options, f func(src string)) { o.afterCopy = f }
+
+// SetAfterRename installs a hook that runs right after a file is renamed
+// into place.
+func SetAfterRename(o *Options, f func(dst string)) { o.afterRename = f }

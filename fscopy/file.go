@@ -105,13 +105,18 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
-	if c.opts.Sync == SyncFile {
-		if err := file.Fsync(); err != nil {
-			return err
-		}
-	}
 	if err := c.finish(file, src, sst, d.Unrecorded()); err != nil {
 		return err
+	}
+	// The size Publish grew and the times and mode finish set may be held
+	// by this client as dirty capabilities, not yet sent to the MDS (the
+	// client's own stats see them; no other client does). Killed after
+	// the rename, the client would leave the file in place at the size
+	// the MDS last had: a short file. fsync sends them and waits until
+	// the MDS has them, whatever --sync says; the checks below then read
+	// what every client will see.
+	if err := file.Fsync(); err != nil {
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	if c.opts.afterCopy != nil {
 		c.opts.afterCopy(src)
@@ -128,6 +133,9 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	}
 	if err := c.fs.Rename(staging, dst); err != nil {
 		return err
+	}
+	if c.opts.afterRename != nil {
+		c.opts.afterRename(dst)
 	}
 	c.settle(ctx, dst, sst)
 	return nil
