@@ -14,13 +14,14 @@ import (
 
 // A copier killed right after it renamed a file into place leaves the
 // complete file there, as every other client sees it once the dead
-// client is evicted: size and data (and mode). Until fsynced, the size the
-// copy published and the times it set may exist only in the copier's own
-// client (dirty capabilities; its own stats see them), and the MDS would
-// keep the staging file's first size: a short file in place. The copier
-// runs in a child process (this test binary again) that exits at once,
-// without unmounting, from a hook right after the rename; the file spans
-// three objects, so its size was grown by setattr after the copy.
+// client is evicted: size, data and mode. Until fsynced, the size the copy
+// published and the mode and owner it set may exist only in the copier's
+// own client (dirty capabilities; its own stats see them), and the file
+// would be in place with the staging file's (without the fsync: mode 0600
+// on a one-object file). The copier runs in a child process (this test
+// binary again) that exits at once, without unmounting, from a hook right
+// after the rename. The mtime is not checked: the MDS recovers a dead
+// writer's file with its newest object's mtime (see settle.go).
 func TestKilledRightAfterTheRenameLeavesTheWholeFile(t *testing.T) {
 	if src := os.Getenv("FSCOPY_CRASH_SRC"); src != "" {
 		crashChild(t, src, os.Getenv("FSCOPY_CRASH_DST"))
@@ -28,14 +29,17 @@ func TestKilledRightAfterTheRenameLeavesTheWholeFile(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name string
+		size int
 		conf func(t *testing.T) string
 	}{
-		{"normal", func(t *testing.T) string { return test.FS(t) }},
-		{"slow", func(t *testing.T) string { test.FS(t); return test.SlowConf(t, 0.3) }},
+		{"one-object", 40<<10 + 17, func(t *testing.T) string { return test.FS(t) }},
+		{"three-objects", 9<<20 + 17, func(t *testing.T) string { return test.FS(t) }},
+		{"one-object-slow", 40<<10 + 17, func(t *testing.T) string { test.FS(t); return test.SlowConf(t, 0.3) }},
+		{"three-objects-slow", 9<<20 + 17, func(t *testing.T) string { test.FS(t); return test.SlowConf(t, 0.3) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
-			data := test.RandomData(61, 9<<20+17)
+			data := test.RandomData(61, c.size)
 			src, dst := e.path("src"), e.path("dst")
 			e.write(t, src, nil, 0o640, map[uint64][]byte{0: data})
 			cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledRightAfterTheRenameLeavesTheWholeFile$", "-test.v")

@@ -165,8 +165,9 @@ func (c *Copier) checkSource(src string, sst cephfs.Stat, snap *snapshot) error 
 // put in place, is not a complete copy of its source. It is not renamed.
 var ErrIncomplete = errors.New("staging file is not a complete copy")
 
-// checkComplete stats the staging file afresh by path, through the MDS,
-// and checks that it is the file this copy wrote (ino) and has the
+// checkComplete stats the staging file afresh by path (this client may
+// answer from its caps; for the check right before the rename, CopyFile's
+// fsync has given the MDS the same), and checks that it is the file this copy wrote (ino) and has the
 // source's size; with d, also that its recorded EOF says the whole source
 // is in place (the record in XattrEOF, or for an unrecorded one-object
 // copy, the EOF the engine recorded in d). This is what stands between a
