@@ -96,12 +96,6 @@ type countedPending struct {
 
 func (p *countedPending) Ready() <-chan struct{} { return p.ready }
 
-// Wait, too, returns only once counting has seen the copy complete.
-func (p *countedPending) Wait() error {
-	<-p.ready
-	return p.Pending.Wait()
-}
-
 // recorder is an Observer that counts what the engine reported.
 type recorder struct {
 	radoscp.NopObserver

@@ -170,7 +170,13 @@ func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
 // operation i+1 only after operation i succeeded, never after a failure.
 // (A Readier lets the window start the next operation as soon as the one
 // ahead completes, before its result is looked at.)
-type waitOnly struct{ window.Pending }
+type waitOnly struct{ p opPending }
+
+// Wait returns once the operation is complete as Ready tells it, too.
+func (w waitOnly) Wait() error {
+	<-w.p.Ready()
+	return w.p.Wait()
+}
 
 type opPending interface {
 	window.Readier
