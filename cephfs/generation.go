@@ -46,28 +46,37 @@ type cachedInode struct {
 	TruncateSize uint64 `json:"truncate_size"`
 }
 
-// dumpCache runs dump_cache on the admin socket at path. The protocol is
-// Ceph's: the command as JSON ended by a NUL byte, answered by a 32-bit
-// big-endian length and that many bytes.
+// dumpCache runs dump_cache on the admin socket at path.
 func dumpCache(path string) ([]cachedInode, error) {
-	c, err := net.DialTimeout("unix", path, 10*time.Second)
-	if err != nil {
-		return nil, fmt.Errorf("client admin socket: %w", err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
-	if _, err := c.Write([]byte(`{"prefix":"dump_cache"}` + "\x00")); err != nil {
-		return nil, fmt.Errorf("client admin socket: %w", err)
-	}
-	var n uint32
-	if err := binary.Read(c, binary.BigEndian, &n); err != nil {
-		return nil, fmt.Errorf("client admin socket: %w", err)
-	}
 	var out struct {
 		Cache []cachedInode `json:"cache"`
 	}
-	if err := json.NewDecoder(io.LimitReader(c, int64(n))).Decode(&out); err != nil {
-		return nil, fmt.Errorf("client admin socket: dump_cache: %w", err)
+	if err := adminCommand(path, "dump_cache", &out); err != nil {
+		return nil, err
 	}
 	return out.Cache, nil
+}
+
+// adminCommand runs command prefix on the admin socket at path and
+// decodes its JSON answer into out. The protocol is Ceph's: the command
+// as JSON ended by a NUL byte, answered by a 32-bit big-endian length and
+// that many bytes.
+func adminCommand(path, prefix string, out any) error {
+	c, err := net.DialTimeout("unix", path, 10*time.Second)
+	if err != nil {
+		return fmt.Errorf("client admin socket: %w", err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	if _, err := c.Write([]byte(`{"prefix":"` + prefix + `"}` + "\x00")); err != nil {
+		return fmt.Errorf("client admin socket: %w", err)
+	}
+	var n uint32
+	if err := binary.Read(c, binary.BigEndian, &n); err != nil {
+		return fmt.Errorf("client admin socket: %w", err)
+	}
+	if err := json.NewDecoder(io.LimitReader(c, int64(n))).Decode(out); err != nil {
+		return fmt.Errorf("client admin socket: %s: %w", prefix, err)
+	}
+	return nil
 }

@@ -86,6 +86,9 @@ type Options struct {
 	// afterRename, in tests, runs right after a file is renamed into
 	// place.
 	afterRename func(dst string)
+	// afterSettle, in tests, runs once a file put in place is settled
+	// and let go.
+	afterSettle func(dst string)
 }
 
 // Copier copies CephFS files over one connection and mount.
@@ -106,6 +109,7 @@ type Copier struct {
 
 	settling   sync.WaitGroup // copied files being settled (settle.go)
 	settleErrs []Report       // under mu
+	placed     placedLog      // files put in place (reconnect.go)
 }
 
 // New returns a copier; report (nil for none) receives each file's
@@ -114,8 +118,10 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 	if report == nil {
 		report = func(Report) {}
 	}
-	return &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
+	c := &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
 		snaps: map[string]*snapshot{}, dirLayouts: map[string]cephfs.FileLayout{}}
+	c.noteMDS()
+	return c
 }
 
 func (c *Copier) emit(r Report) {

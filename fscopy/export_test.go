@@ -7,3 +7,7 @@ func SetAfterCopy(o *Options, f func(src string)) { o.afterCopy = f }
 // SetAfterRename installs a hook that runs right after a file is renamed
 // into place.
 func SetAfterRename(o *Options, f func(dst string)) { o.afterRename = f }
+
+// SetAfterSettle installs a hook that runs once a file put in place is
+// settled and let go.
+func SetAfterSettle(o *Options, f func(dst string)) { o.afterSettle = f }

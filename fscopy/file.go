@@ -137,7 +137,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	if c.opts.afterRename != nil {
 		c.opts.afterRename(dst)
 	}
-	c.settle(ctx, dst, sst)
+	c.settle(ctx, dst, file.Ino(), sst)
 	return nil
 }
 

@@ -54,6 +54,10 @@ type Summary struct {
 	Seen int
 	// Missed, Changed and Extra count the final pass's findings.
 	Missed, Changed, Extra int
+	// TimesReset counts the files whose times an MDS recovery moved after
+	// they were put in place, during an MDS restart or failover, and
+	// that were set again (see reconnect.go).
+	TimesReset int
 }
 
 func (s *Summary) add(r Report) {

@@ -45,7 +45,7 @@ const (
 // settle holds dst, just renamed into place with the times of st, until
 // its write range is gone from the MDS (see above), in the background.
 // settled waits for every file settle was given.
-func (c *Copier) settle(ctx context.Context, dst string, st cephfs.Stat) {
+func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.Stat) {
 	if c.opts.NoPreserve {
 		return // the times are the copy's own: an MDS recovery keeps them near enough
 	}
@@ -60,6 +60,11 @@ func (c *Copier) settle(ctx context.Context, dst string, st cephfs.Stat) {
 		defer hold.Release()
 		if err := c.settleHeld(ctx, dst, hold, st); err != nil {
 			c.settleFailed(dst, err)
+			return
+		}
+		c.remember(dst, ino, st)
+		if c.opts.afterSettle != nil {
+			c.opts.afterSettle(dst)
 		}
 	}()
 }
@@ -103,13 +108,16 @@ func (c *Copier) settleFailed(dst string, err error) {
 		Err: fmt.Errorf("keep the times of cephfs:%s after its copy: %w", dst, err)})
 }
 
-// settled waits until every file given to settle is settled and returns
-// the failures, as reports.
-func (c *Copier) settled() []Report {
+// settled waits until every file given to settle is settled, checks
+// their times again if the MDS sessions changed meanwhile (reconnect.go),
+// and returns the failures, as reports, and how many files' times it set
+// again.
+func (c *Copier) settled() ([]Report, int) {
 	c.settling.Wait()
+	reset := c.recheckTimes(context.Background())
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	errs := c.settleErrs
 	c.settleErrs = nil
-	return errs
+	return errs, reset
 }

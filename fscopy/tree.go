@@ -178,9 +178,11 @@ type treeCopy struct {
 
 // settled waits for the copied files' settling and records its failures.
 func (t *treeCopy) settled() {
-	for _, r := range t.c.settled() {
+	errs, reset := t.c.settled()
+	for _, r := range errs {
 		t.record(r)
 	}
+	t.sum.TimesReset += reset
 }
 
 func (t *treeCopy) record(r Report) {

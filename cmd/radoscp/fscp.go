@@ -131,6 +131,10 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		}
 	}
 	f.runner.session.finish()
+	if sum.TimesReset > 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "radoscp: warning: the MDS restarted or failed over during the run and recovered %s put in place as if its writer had died, moving the mtime to the copy's own write time; their times were set again from the sources and synced\n",
+			plural(sum.TimesReset, "file", "files"))
+	}
 	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, time.Since(f.start), err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):

@@ -204,14 +204,17 @@ type jsonSummary struct {
 	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
 	// worker, the files and symlinks its walk met; Missed, Changed and
 	// Extra the final pass's findings (fscopy.Finding).
-	Shard    string  `json:"shard,omitempty"`
-	Seen     *int    `json:"seen,omitempty"`
-	Missed   int     `json:"missed"`
-	Changed  int     `json:"changed"`
-	Extra    int     `json:"extra"`
-	Error    *string `json:"error"`
-	Errno    int     `json:"errno"`
-	ExitCode *int    `json:"exit_code,omitempty"` // as in jsonResult
+	Shard   string `json:"shard,omitempty"`
+	Seen    *int   `json:"seen,omitempty"`
+	Missed  int    `json:"missed"`
+	Changed int    `json:"changed"`
+	Extra   int    `json:"extra"`
+	// TimesReset counts the files whose times were set again after an
+	// MDS restart or failover moved them (fscopy.Summary.TimesReset).
+	TimesReset int     `json:"times_reset"`
+	Error      *string `json:"error"`
+	Errno      int     `json:"errno"`
+	ExitCode   *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
@@ -220,7 +223,7 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	if asJSON {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
-			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra}
+			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset}
 		if sh.Worker() {
 			j.Seen = &s.Seen
 		}
@@ -259,6 +262,9 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintf(w, "; %d files and symlinks walked in all", s.Seen)
 	case sh.Finish:
 		fmt.Fprintf(w, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
+	}
+	if s.TimesReset > 0 {
+		fmt.Fprintf(w, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
 	}
 	fmt.Fprintln(w)
 }

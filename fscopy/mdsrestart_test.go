@@ -1,0 +1,139 @@
+package fscopy_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
+
+	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/test"
+)
+
+// A file put in place keeps its source's times through an MDS restart or
+// failover that comes after it was settled and let go, while the MDS holds
+// a writable range of the copier's client on it: the MDS, finding the
+// client without caps on it at reconnect, recovers the file and moves its
+// mtime to its object's, the copy's write (as seen in CI, see
+// reconnect.go). The fault is made to land there: once the first file is
+// settled, the copier's own client opens it for writing and closes it
+// (as the MDS giving the client write caps again, unasked, does), the
+// test waits until the MDS shows the range, and stops the MDS. The copy
+// must notice the reconnect and set the file's times again; a fresh
+// client checks them. Fast and slow client, restart and failover.
+func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		failover bool
+		slow     float64
+	}{
+		{"restart", false, 0},
+		{"restart-slow", false, 0.3},
+		{"failover", true, 0},
+		{"failover-slow", true, 0.3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEnv(t)
+			if c.slow > 0 {
+				// The copier's client only; the daemons and the
+				// other clients use the cluster's own conf.
+				conf := test.Conf(t)
+				t.Setenv(test.EnvConf, test.SlowConf(t, c.slow))
+				e.conn, e.fs = test.MountFS(t)
+				os.Setenv(test.EnvConf, conf)
+			}
+			src, dst := e.path("src"), e.path("dst")
+			if err := e.fs.Mkdir(src, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// Written by a client that unmounts: no range of its own
+			// is left on the sources for the MDS to recover.
+			w := test.Mount(t)
+			const files = 3
+			for i := range files {
+				test.WriteFile(t, w, fmt.Sprintf("%s/f%d", src, i), test.RandomData(uint64(40+i), 2<<20+i))
+			}
+			w.Unmount()
+			want := map[string]gocephfs.CephStatx{}
+			for i := range files {
+				want[fmt.Sprintf("f%d", i)] = statx(t, e.other, fmt.Sprintf("%s/f%d", src, i))
+			}
+			time.Sleep(1100 * time.Millisecond) // the copy's writes get later mtimes than the sources
+			if c.failover {
+				test.StartStandbyMDS(t)
+			}
+			active := test.ActiveMDS(t)
+			var o fscopy.Options
+			o.Copy = copyOpts(1)
+			o.Files = 1
+			var once sync.Once
+			ranged := false
+			fscopy.SetAfterSettle(&o, func(p string) {
+				once.Do(func() {
+					f, err := e.other.Open(p, os.O_WRONLY, 0)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					st := statx(t, e.other, p)
+					f.Close()
+					ino := uint64(st.Inode)
+					ranged = waitClientRange(t, active, ino)
+					test.StopDaemon(t, "mds."+active)
+					if c.failover {
+						test.WaitMDSActive(t)
+					}
+					test.StartDaemon(t, "mds."+active)
+					test.WaitMDSActive(t)
+				})
+			})
+			sum, err := e.copier(t, o, nil).Copy(ctx, src, dst, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ranged {
+				t.Fatal("the MDS showed no range of the copier's client on the settled file: the fault did not land where it should")
+			}
+			fresh := test.Mount(t) // a client that has never seen dst
+			for name, s := range want {
+				d := statx(t, fresh, dst+"/"+name)
+				if d.Mtime != s.Mtime || d.Atime != s.Atime {
+					t.Errorf("%s: mtime %v atime %v, the source's %v %v", name, d.Mtime, d.Atime, s.Mtime, s.Atime)
+				}
+			}
+			if sum.TimesReset < 1 {
+				t.Errorf("no file's times were set again (summary %+v): the MDS did not recover the file, or the copy did not notice", sum)
+			}
+			t.Logf("summary %+v", sum)
+		})
+	}
+}
+
+func statx(t *testing.T, m *gocephfs.MountInfo, p string) gocephfs.CephStatx {
+	t.Helper()
+	st, err := m.Statx(p, gocephfs.StatxBasicStats, gocephfs.AtSymlinkNofollow)
+	if err != nil {
+		t.Fatalf("stat %s: %v", p, err)
+	}
+	return *st
+}
+
+// waitClientRange waits until mds.name shows a client range on inode ino
+// (ceph daemon ... dump inode), for a few seconds at most.
+func waitClientRange(t *testing.T, name string, ino uint64) bool {
+	asok := filepath.Join(filepath.Dir(test.Conf(t)), "run", "mds."+name+".asok")
+	for range 50 {
+		out, err := exec.Command("ceph", "--admin-daemon", asok, "dump", "inode", fmt.Sprint(ino)).CombinedOutput()
+		if err == nil && strings.Contains(string(out), `"client_ranges": [`) && !strings.Contains(string(out), `"client_ranges": []`) {
+			return true
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return false
+}

@@ -1,0 +1,123 @@
+package fscopy
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/radoscp/radoscp/cephfs"
+)
+
+// Checking the copies' times again after an MDS reconnect.
+//
+// Settling (settle.go) lets a file go once the client has given back its
+// write caps and the times are set and synced. The MDS may still give the
+// client write caps on it again later, unasked: it issues the caps a
+// client "wants" and "likes" with any reply, and this client's wanted
+// caps, as the MDS knows them, can still hold Fw (the client tells the MDS
+// that it wants less only when it has caps to give back). The MDS then
+// gives the client a writable range on the file, journaled. If the MDS
+// restarts or fails over while it does, the client, reconnecting, reports
+// no caps for a file it no longer uses (it drops such inodes from its
+// cache first), and the MDS recovers the file as a dead writer's: it moves
+// the mtime forward to the newest object's, the copy's own write. Neither
+// the client's caps nor the MDS's ranges can be held back through
+// libcephfs, so this is detected instead: the copier notes which MDS
+// daemons its client has sessions with when it starts, and when the
+// run's files are settled, if they changed (a restart, a failover, a
+// reconnect), it reads the times of every file it put in place within
+// placedKeep and sets once more those an MDS recovery moved.
+
+// placedKeep is how long a file put in place is remembered for that check.
+// The MDS holds a client's range on a file only while the client holds (or
+// wants) write caps on it, and the client gives those back within seconds
+// of the last use, or when it trims the inode from its cache.
+const placedKeep = 10 * time.Minute
+
+// placed is a file settle put in place.
+type placed struct {
+	dst string
+	ino uint64
+	src cephfs.Stat // its source, whose times it has
+	at  time.Time   // when its times were set and synced
+}
+
+// placedLog remembers the files put in place, and the MDS daemons the
+// client had sessions with when the copier started.
+type placedLog struct {
+	mu    sync.Mutex
+	mds   string // cephfs.FS.MDSInstances, or "" when it could not be read
+	files []placed
+}
+
+// noteMDS records the MDS daemons the client has sessions with now.
+func (c *Copier) noteMDS() {
+	if c.fs == nil {
+		return
+	}
+	now, _ := c.fs.MDSInstances()
+	c.placed.mu.Lock()
+	c.placed.mds = now
+	c.placed.mu.Unlock()
+}
+
+// remember notes dst (inode ino) as put in place with the times of src.
+func (c *Copier) remember(dst string, ino uint64, src cephfs.Stat) {
+	now := time.Now()
+	c.placed.mu.Lock()
+	defer c.placed.mu.Unlock()
+	n := 0
+	for n < len(c.placed.files) && now.Sub(c.placed.files[n].at) > placedKeep {
+		n++
+	}
+	c.placed.files = append(c.placed.files[n:], placed{dst: dst, ino: ino, src: src, at: now})
+}
+
+// recheckTimes, once every file is settled, sets again the times of the
+// files an MDS recovery moved, if the client's MDS sessions changed since
+// the copier started (see above), until they stay the same over a check
+// (a few rounds at most). It returns how many files it set again.
+func (c *Copier) recheckTimes(ctx context.Context) int {
+	if c.fs == nil || c.opts.NoPreserve {
+		return 0
+	}
+	reset := 0
+	for round := 0; round < 3; round++ {
+		now, err := c.fs.MDSInstances()
+		c.placed.mu.Lock()
+		same := err == nil && now != "" && now == c.placed.mds
+		c.placed.mds = now
+		files := append([]placed(nil), c.placed.files...)
+		c.placed.mu.Unlock()
+		if same {
+			break
+		}
+		for _, p := range files {
+			if ctx.Err() != nil {
+				return reset
+			}
+			if c.recovered(p) {
+				c.settle(ctx, p.dst, p.ino, p.src)
+				reset++
+			}
+		}
+		c.settling.Wait()
+	}
+	return reset
+}
+
+// recovered says whether p's mtime was moved by an MDS recovery: it is
+// still the inode this copy put there, at its size, with an mtime later
+// than its source's but not later than when the copy put it in place
+// (a recovery takes the newest object's mtime, and only moves it
+// forward). A file written since is left alone.
+func (c *Copier) recovered(p placed) bool {
+	st, err := c.fs.Lstat(p.dst)
+	if errors.Is(err, fs.ErrNotExist) || err != nil {
+		return false
+	}
+	return st.Ino == p.ino && st.Size == p.src.Size &&
+		st.Mtime.After(p.src.Mtime) && !st.Mtime.After(p.at)
+}
