@@ -13,12 +13,13 @@ import (
 // Checking the copies' times again after an MDS reconnect.
 //
 // Settling (settle.go) lets a file go once the client has given back its
-// write caps and the times are set and synced. The MDS may still give the
-// client write caps on it again later, unasked: it issues the caps a
-// client "wants" and "likes" with any reply, and this client's wanted
-// caps, as the MDS knows them, can still hold Fw (the client tells the MDS
-// that it wants less only when it has caps to give back). The MDS then
-// gives the client a writable range on the file, journaled. If the MDS
+// write caps and the times are set and synced. Yet a migrate through a
+// failover (CI) kept a file with its copy's write time as mtime, and files
+// settled and let go, none open, were seen with Fw and Fb in the client
+// seconds later: the MDS issues the caps a client "wants" and "likes"
+// with any reply, and a client tells the MDS that it wants less only when
+// it has caps to give back. An MDS gives a client that holds write caps
+// a writable range on the file, journaled. If the MDS
 // restarts or fails over while it does, the client, reconnecting, reports
 // no caps for a file it no longer uses (it drops such inodes from its
 // cache first), and the MDS recovers the file as a dead writer's: it moves

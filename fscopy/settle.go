@@ -33,6 +33,13 @@ import (
 // through the MDS, and the inode is synced, which waits until the MDS has
 // journaled that change, and with it the range's removal that came before
 // it. Only then is the reference dropped.
+//
+// That closes the window while the copy's own caps are out, not later
+// ones: the MDS can give the client write caps, and a range, on the file
+// again after it was let go, and an MDS restart then recovers it all the
+// same. reconnect.go detects that case and sets the times again; what
+// radoscp promises is that the files it put in place have their sources'
+// times when the run ends.
 
 // settlePoll is how often a held file's caps are looked at; settleLimit
 // bounds the wait for the client to give them back (it does so within
