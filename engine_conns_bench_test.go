@@ -8,9 +8,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/store"
-	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -41,37 +39,15 @@ func BenchmarkEngineRealConnections(b *testing.B) {
 	l := layout.Layout{StripeUnit: 256 << 10, StripeCount: 1, ObjectSize: 256 << 10}
 	var pools []store.Objects
 	for range 4 {
-		c, err := rados.Connect(rados.ConnConfig{ConfPath: test.Conf(b), Options: map[string]string{
-			"ms_inject_delay_type": "osd", "ms_inject_delay_probability": "1", "ms_inject_delay_max": "0.02",
-		}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(c.Close)
-		a, err := c.OpenPool("radoscp-a", "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		pools = append(pools, a)
+		pools = append(pools, delayedPool(b, 0.02))
 	}
-	a := pools[0]
-	name := test.UniqueName(b)
-	src, dst := layout.Prefix(name+"-src"), layout.Prefix(name+"-dst")
-	data := randomData(1, n*int(l.ObjectSize))
-	writeFile(b, a, l, src, 0, data)
-	b.Cleanup(func() {
-		for i := range uint64(n) {
-			a.Remove(src.ObjectName(i))
-			a.Remove(dst.ObjectName(i))
-		}
-	})
-	source := radoscp.Source{Objects: a, Layout: l, Names: src, Size: uint64(len(data))}
+	source, dst := benchSource(b, pools[0], l, n)
 	for _, k := range []int{1, 2, 4} {
 		b.Run("conns="+strconv.Itoa(k), func(b *testing.B) {
-			objs := &spread{Objects: a, pools: pools[:k]}
+			objs := &spread{Objects: pools[0], pools: pools[:k]}
 			for b.Loop() {
 				res, err := radoscp.NewEngine(nil, quiet).Copy(context.Background(), source, 0,
-					truncate.NewRaw(objs, l, name+"-dst", 0), 0, source.Size, radoscp.Options{Window: 16, PinSource: true})
+					truncate.NewRaw(objs, l, dst, 0), 0, source.Size, radoscp.Options{Window: 16, PinSource: true})
 				if err != nil || res.Objects != n {
 					b.Fatalf("copied %d of %d objects: %v", res.Objects, n, err)
 				}

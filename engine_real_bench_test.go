@@ -12,8 +12,6 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
-	"github.com/radoscp/radoscp/test"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -30,28 +28,7 @@ import (
 func BenchmarkEngineRealInFlight(b *testing.B) {
 	const n, window = 256, 64
 	l := layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 << 10}
-	c, err := rados.Connect(rados.ConnConfig{ConfPath: test.Conf(b), Options: map[string]string{
-		"ms_inject_delay_type": "osd", "ms_inject_delay_probability": "1", "ms_inject_delay_max": "0.05",
-	}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(c.Close)
-	a, err := c.OpenPool("radoscp-a", "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	name := test.UniqueName(b)
-	src, dst := layout.Prefix(name+"-src"), layout.Prefix(name+"-dst")
-	data := randomData(1, n*int(l.ObjectSize))
-	writeFile(b, a, l, src, 0, data)
-	b.Cleanup(func() {
-		for i := range uint64(n) {
-			a.Remove(src.ObjectName(i))
-			a.Remove(dst.ObjectName(i))
-		}
-	})
-	source := radoscp.Source{Objects: a, Layout: l, Names: src, Size: uint64(len(data))}
+	source, dst := benchSource(b, delayedPool(b, 0.05), l, n)
 	idleThreads, idleGoroutines := osThreads(b), runtime.NumGoroutine()
 	var peakThreads, peakGoroutines atomic.Int64
 	for b.Loop() {
@@ -71,7 +48,7 @@ func BenchmarkEngineRealInFlight(b *testing.B) {
 			}
 		}()
 		res, err := radoscp.NewEngine(nil, quiet).Copy(context.Background(), source, 0,
-			truncate.NewRaw(a, l, name+"-dst", 0), 0, source.Size, radoscp.Options{Window: window})
+			truncate.NewRaw(source.Objects, l, dst, 0), 0, source.Size, radoscp.Options{Window: window})
 		close(stop)
 		<-sampled
 		if err != nil || res.Objects != n {

@@ -20,6 +20,21 @@ import (
 // fsAnchor says, in the report, what the cephfs scenario's speed-up is over.
 const fsAnchor = "the clone anchor: what ceph-mgr's subvolume clones do, reading and writing each file through libcephfs in 8 MiB chunks, one file at a time (clones run 4 at a time by default: the row with 4 files at once)"
 
+// mountBenchDir mounts the file system of a CephFS scenario and settles
+// its directory (--fs-dir, by default /PREFIX, cleaned into f); the
+// sources are in its src.
+func mountBenchDir(cfg config.Config, f *benchFlags) (*benchMount, string, error) {
+	if f.fsDir == "" {
+		f.fsDir = "/" + f.prefix
+	}
+	f.fsDir = path.Clean(f.fsDir)
+	mnt, err := mountBenchFS(cfg, f.fsName, true)
+	if err != nil {
+		return nil, "", err
+	}
+	return mnt, path.Join(f.fsDir, "src"), nil
+}
+
 // runFSBench is the cephfs scenario: source files in a directory of their
 // own, then each contender in a child process copying them into a new
 // directory, which is compared with the sources on the first repeat and
@@ -31,16 +46,11 @@ func runFSBench(ctx context.Context, cfg config.Config, f benchFlags, plan bench
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Repeat: f.repeat,
 		Files: f.sourceFiles, FileSize: plan.objectSize, Anchor: fsAnchor,
 		Title: fmt.Sprintf("CephFS: %d files of %s, radoscp against the clone anchor", f.sourceFiles, fileSizeText(plan.objectSize))}
-	if f.fsDir == "" {
-		f.fsDir = "/" + f.prefix
-	}
-	f.fsDir = path.Clean(f.fsDir)
-	mnt, err := mountBenchFS(cfg, f.fsName, true)
+	mnt, src, err := mountBenchDir(cfg, &f)
 	if err != nil {
 		return res, err
 	}
 	defer mnt.close()
-	src := path.Join(f.fsDir, "src")
 	sums, err := ensureFSSources(mnt.fs, f.fsDir, src, f.sourceFiles, plan.objectSize)
 	if err != nil {
 		return res, err

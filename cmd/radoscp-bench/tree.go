@@ -95,16 +95,11 @@ func parseTreeBench(f benchFlags) (benchPlan, error) {
 // with --keep-copies) and, without --keep, the source.
 func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Repeat: f.repeat, Anchor: treeAnchor}
-	if f.fsDir == "" {
-		f.fsDir = "/" + f.prefix
-	}
-	f.fsDir = path.Clean(f.fsDir)
-	mnt, err := mountBenchFS(cfg, f.fsName, true)
+	mnt, src, err := mountBenchDir(cfg, &f)
 	if err != nil {
 		return res, err
 	}
 	defer mnt.close()
-	src := path.Join(f.fsDir, "src")
 	defer func() {
 		if f.keep || f.keepCopies {
 			return

@@ -14,6 +14,39 @@ import (
 // size, made before anything is written: a destination is created when it
 // is opened, so whatever the engine would refuse later is refused here.
 
+// exactArgs is a command's Args check: exactly n arguments, which the
+// message names ("verify takes SRC and DST").
+func exactArgs(n int, takes string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) != n {
+			return usage("%s takes %s, got %s", cmd.CommandPath()[len(cmd.Root().Name())+1:], takes, plural(len(args), "argument", "arguments"))
+		}
+		return nil
+	}
+}
+
+// loadConfig starts every command that copies or compares: it loads the
+// configuration (a bad value is invalid input), checks up front what would
+// otherwise fail only at the end (the metrics textfile's directory) and
+// the progress flags, and applies --no-progress.
+func loadConfig(cmd *cobra.Command, loader *config.Loader, noProgress bool) (config.Config, error) {
+	started = true
+	cfg, _, err := loader.Load()
+	if err != nil {
+		return cfg, usageError{err}
+	}
+	if err := configured(cfg); err != nil {
+		return cfg, err
+	}
+	if err := checkProgressFlags(cmd, cfg, noProgress); err != nil {
+		return cfg, err
+	}
+	if noProgress {
+		cfg.Progress = "off"
+	}
+	return cfg, nil
+}
+
 // checkProgressFlags refuses --no-progress with --progress on: one says
 // never, the other always.
 func checkProgressFlags(cmd *cobra.Command, cfg config.Config, noProgress bool) error {

@@ -68,19 +68,9 @@ written), 3 a prefix was copied and published, then a failure.`,
 	f.fs.bind(cmd)
 	cmd.Flags().StringVar(&f.batch, "batch", "", `run the copies listed in FILE ("-" for stdin), one "SRC DST [LENGTH]" per line, over one connection; the config file is re-read before each copy, so a changed window applies to the next one`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		started = true
-		cfg, _, err := loader.Load()
+		cfg, err := loadConfig(cmd, loader, f.noProgress)
 		if err != nil {
-			return usageError{err}
-		}
-		if err := configured(cfg); err != nil {
 			return err
-		}
-		if err := checkProgressFlags(cmd, cfg, f.noProgress); err != nil {
-			return err
-		}
-		if f.noProgress {
-			cfg.Progress = "off"
 		}
 		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()

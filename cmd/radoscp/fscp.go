@@ -192,12 +192,7 @@ kept, then an atomic rename over the original, only if the original's
 size, mtime and ctime did not change meanwhile. Changed files and hard
 links are reported and left alone. The pool must be one of the file
 system's data pools.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usage("migrate takes one cephfs:/PATH, got %s", plural(len(args), "argument", "arguments"))
-			}
-			return nil
-		},
+		Args: exactArgs(1, "one cephfs:/PATH"),
 	}
 	loader := config.Bind(cmd.Flags())
 	cmd.Flags().StringVar(&pool, "pool", "", "the data pool to move files to (required)")
@@ -210,16 +205,9 @@ system's data pools.`,
 	bindShard(cmd, &f.shard, true)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say which files would be moved, left alone or skipped, and write nothing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		started = true
-		cfg, _, err := loader.Load()
+		cfg, err := loadConfig(cmd, loader, noProgress)
 		if err != nil {
-			return usageError{err}
-		}
-		if err := configured(cfg); err != nil {
 			return err
-		}
-		if noProgress {
-			cfg.Progress = "off"
 		}
 		a, err := ParseAddress(args[0])
 		if err != nil {

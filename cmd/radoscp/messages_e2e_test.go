@@ -21,6 +21,8 @@ func TestE2EUsageMessages(t *testing.T) {
 		{[]string{"cp", "-Z", "a", "b"}, "radoscp: unknown flag -Z; radoscp cp --help lists the flags\n"},
 		{[]string{"cp", "a"}, "radoscp: cp takes SRC and DST, got 1 argument\n"},
 		{[]string{"verify", "a", "b", "c"}, "radoscp: verify takes SRC and DST, got 3 arguments\n"},
+		{[]string{"migrate"}, "radoscp: migrate takes one cephfs:/PATH, got 0 arguments\n"},
+		{[]string{"subvolume", "clone", "v"}, "radoscp: subvolume clone takes VOL SUBVOL SNAP TARGET, got 1 argument\n"},
 	} {
 		r := runCmd(t, nil, c.args...)
 		if r.code != 2 || r.stderr != c.want {

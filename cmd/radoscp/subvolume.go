@@ -43,12 +43,7 @@ the same command with --resume; a failed clone's TARGET is removed.
 Exit codes: 0 cloned, 1 failed (TARGET removed, or the message says it
 could not be), 2 invalid input (nothing written), 3 interrupted (--resume
 continues).`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 4 {
-				return usage("subvolume clone takes VOL SUBVOL SNAP TARGET, got %s", plural(len(args), "argument", "arguments"))
-			}
-			return nil
-		},
+		Args: exactArgs(4, "VOL SUBVOL SNAP TARGET"),
 	}
 	loader := config.Bind(cmd.Flags())
 	cmd.Flags().StringVar(&req.Group, "group", "", "the source subvolume's group (default: none)")
@@ -62,19 +57,9 @@ continues).`,
 	bindVerify(cmd, &f.verify, "false")
 	bindShard(cmd, &f.shard, true)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		started = true
-		cfg, _, err := loader.Load()
+		cfg, err := loadConfig(cmd, loader, noProgress)
 		if err != nil {
-			return usageError{err}
-		}
-		if err := configured(cfg); err != nil {
 			return err
-		}
-		if err := checkProgressFlags(cmd, cfg, noProgress); err != nil {
-			return err
-		}
-		if noProgress {
-			cfg.Progress = "off"
 		}
 		req.Volume, req.Subvolume, req.Snapshot, req.Target = args[0], args[1], args[2], args[3]
 		o, err := f.options(cmd, cfg)

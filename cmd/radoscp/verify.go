@@ -41,12 +41,7 @@ SRC and DST are compared as given (no cp rule for an existing directory).
 
 Exit codes: 0 identical, 1 something differs (one line per difference) or
 could not be compared, 2 invalid input.`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) != 2 {
-				return usage("verify takes SRC and DST, got %s", plural(len(args), "argument", "arguments"))
-			}
-			return nil
-		},
+		Args: exactArgs(2, "SRC and DST"),
 	}
 	loader := config.Bind(cmd.Flags())
 	cmd.Flags().BoolVarP(&recursive, "recursive", "r", false, "cephfs: verify directories and their contents")
@@ -57,12 +52,8 @@ could not be compared, 2 invalid input.`,
 	bindShard(cmd, &shardSpec, false)
 	cmd.Flags().StringVar(&snap, "snap", "", "rados:/striper: sources: compare pool snapshot NAME of the source's pool (a CephFS snapshot is a path)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		started = true
-		cfg, _, err := loader.Load()
+		cfg, err := loadConfig(cmd, loader, false)
 		if err != nil {
-			return usageError{err}
-		}
-		if err := configured(cfg); err != nil {
 			return err
 		}
 		src, err := ParseAddress(args[0])
