@@ -3,6 +3,7 @@ package fscopy
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -104,8 +105,9 @@ type Copier struct {
 	dirLayouts map[string]cephfs.FileLayout
 	repMu      sync.Mutex
 
-	settling   sync.WaitGroup // copied files being settled (settle.go)
-	settleErrs []Report       // under mu
+	settling     sync.WaitGroup // copied files being settled (settle.go)
+	settleErrs   []Report       // under mu
+	settlesLetGo atomic.Int64   // files settle let go at settleLimit, write caps still held
 }
 
 // New returns a copier; report (nil for none) receives each file's

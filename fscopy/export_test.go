@@ -7,3 +7,7 @@ func SetAfterCopy(o *Options, f func(src string)) { o.afterCopy = f }
 // SetAfterRename installs a hook that runs right after a file is renamed
 // into place.
 func SetAfterRename(o *Options, f func(dst string)) { o.afterRename = f }
+
+// SettlesLetGo counts the files c let go still holding write caps, at the
+// settling's time limit (settle.go).
+func SettlesLetGo(c *Copier) int64 { return c.settlesLetGo.Load() }
