@@ -3,6 +3,7 @@ package fscopy
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -107,9 +108,10 @@ type Copier struct {
 	dirLayouts map[string]cephfs.FileLayout
 	repMu      sync.Mutex
 
-	settling   sync.WaitGroup // copied files being settled (settle.go)
-	settleErrs []Report       // under mu
-	placed     placedLog      // files put in place (reconnect.go)
+	settling     sync.WaitGroup // copied files being settled (settle.go)
+	settleErrs   []Report       // under mu
+	settlesLetGo atomic.Int64   // files settle let go at settleLimit, write caps still held
+	placed       placedLog      // files put in place (reconnect.go)
 }
 
 // New returns a copier; report (nil for none) receives each file's

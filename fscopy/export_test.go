@@ -11,3 +11,7 @@ func SetAfterRename(o *Options, f func(dst string)) { o.afterRename = f }
 // SetAfterSettle installs a hook that runs once a file put in place is
 // settled and let go.
 func SetAfterSettle(o *Options, f func(dst string)) { o.afterSettle = f }
+
+// SettlesLetGo counts the files c let go still holding write caps, at the
+// settling's time limit (settle.go).
+func SettlesLetGo(c *Copier) int64 { return c.settlesLetGo.Load() }

@@ -12,7 +12,8 @@ import (
 // once; a link whose other paths are outside the tree is copied as a
 // file. A rerun relinks what is not a link to the leader's copy (a path
 // copied as a file of its own, a link removed) and leaves every path a
-// link again. Checked through ceph-fuse, with stat and rsync -H.
+// link again. Checked through ceph-fuse, with stat and rsync -H. Every
+// copied file is settled (its write caps seen given back, settle.go).
 func TestCopyTreeHardLinks(t *testing.T) {
 	e := newEnv(t)
 	for _, d := range []string{"src", "src/a", "src/b", "outside"} {
@@ -41,9 +42,15 @@ func TestCopyTreeHardLinks(t *testing.T) {
 	}
 
 	var reports []fscopy.Report
-	sum, err = e.copier(t, fscopy.Options{Files: 3}, &reports).Copy(ctx, e.path("src"), e.path("dst"), true)
+	copier := e.copier(t, fscopy.Options{Files: 3}, &reports)
+	sum, err = copier.Copy(ctx, e.path("src"), e.path("dst"), true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A hard link's reply gives the client write caps on the copy again;
+	// the settling must have seen them given back, not waited them out.
+	if n := fscopy.SettlesLetGo(copier); n != 0 {
+		t.Fatalf("%d files let go at the settling's limit, still holding write caps", n)
 	}
 	if sum.Files != 3 || sum.HardLinks != 3 || sum.Bytes != uint64(len(one)+len(two)+len(lone)) {
 		t.Fatalf("summary %+v: want 3 files copied once (%d bytes) and 3 hard links", sum, len(one)+len(two)+len(lone))

@@ -38,7 +38,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, root, root)}
 	t.migrate(ctx, t.root, st)
 	t.g.Wait()
-	t.settled()
+	t.settled(ctx)
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}

@@ -49,6 +49,12 @@ const (
 	settleLimit = 2 * time.Minute
 )
 
+// settleRecheck is how long a held file may keep write caps before the
+// client is made to look at them again (InodeRef.Recheck): well past the
+// client's release delay (1 s, cephfs.Session.Options), so that a file
+// whose caps are simply on their way back is not opened again.
+const settleRecheck = 3 * time.Second
+
 // settle holds dst, just renamed into place with the times of st, until
 // its write range is gone from the MDS (see above), in the background.
 // settled waits for every file settle was given.
@@ -78,6 +84,7 @@ func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.S
 
 func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeRef, st cephfs.Stat) error {
 	deadline := time.Now().Add(settleLimit)
+	recheck := time.Now().Add(settleRecheck)
 	for {
 		held, err := c.fs.HoldsWriteCaps(dst)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -89,7 +96,16 @@ func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeR
 		if !held {
 			break
 		}
+		if time.Now().After(recheck) {
+			// Write caps granted again after the close (a hard link
+			// to the file does that): make the client look at them.
+			if err := hold.Recheck(); err != nil {
+				return err
+			}
+			recheck = time.Now().Add(settleRecheck)
+		}
 		if time.Now().After(deadline) {
+			c.settlesLetGo.Add(1)
 			return nil // let go as it is; its times are set
 		}
 		select {
@@ -119,9 +135,9 @@ func (c *Copier) settleFailed(dst string, err error) {
 // their times again if the MDS sessions changed meanwhile (reconnect.go),
 // and returns the failures, as reports, and how many files' times it set
 // again.
-func (c *Copier) settled() ([]Report, int) {
+func (c *Copier) settled(ctx context.Context) ([]Report, int) {
 	c.settling.Wait()
-	reset := c.recheckTimes(context.Background())
+	reset := c.recheckTimes(ctx)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	errs := c.settleErrs

@@ -65,7 +65,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
 	t.copy(ctx, src, dst, sst)
 	t.g.Wait()
-	t.settled()
+	t.settled(ctx)
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
@@ -177,8 +177,8 @@ type treeCopy struct {
 }
 
 // settled waits for the copied files' settling and records its failures.
-func (t *treeCopy) settled() {
-	errs, reset := t.c.settled()
+func (t *treeCopy) settled(ctx context.Context) {
+	errs, reset := t.c.settled(ctx)
 	for _, r := range errs {
 		t.record(r)
 	}
