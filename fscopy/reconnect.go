@@ -79,7 +79,8 @@ func (c *Copier) remember(dst string, ino uint64, src cephfs.Stat) {
 // recheckTimes, once every file is settled, sets again the times of the
 // files an MDS recovery moved, if the client's MDS sessions changed since
 // the copier started (see above), until they stay the same over a check
-// (a few rounds at most). It returns how many files it set again.
+// (a few rounds at most; one when they cannot be read). It returns how
+// many files it set again.
 func (c *Copier) recheckTimes(ctx context.Context) int {
 	if c.fs == nil || c.opts.NoPreserve {
 		return 0
@@ -88,7 +89,7 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 	for round := 0; round < 3; round++ {
 		now, err := c.fs.MDSInstances()
 		c.placed.mu.Lock()
-		same := err == nil && now != "" && now == c.placed.mds
+		same := err == nil && c.placed.mds != "" && now == c.placed.mds
 		c.placed.mds = now
 		files := append([]placed(nil), c.placed.files...)
 		c.placed.mu.Unlock()
@@ -99,12 +100,20 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 			if ctx.Err() != nil {
 				return reset
 			}
-			if c.recovered(p) {
+			moved, serr := c.recovered(p)
+			if serr != nil {
+				c.settleFailed(p.dst, serr)
+				continue
+			}
+			if moved {
 				c.settle(ctx, p.dst, p.ino, p.src)
 				reset++
 			}
 		}
 		c.settling.Wait()
+		if err != nil {
+			break // no way to tell whether they changed again
+		}
 	}
 	return reset
 }
@@ -113,12 +122,15 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 // still the inode this copy put there, at its size, with an mtime later
 // than its source's but not later than when the copy put it in place
 // (a recovery takes the newest object's mtime, and only moves it
-// forward). A file written since is left alone.
-func (c *Copier) recovered(p placed) bool {
+// forward). A file removed or written since is left alone.
+func (c *Copier) recovered(p placed) (bool, error) {
 	st, err := c.fs.Lstat(p.dst)
-	if errors.Is(err, fs.ErrNotExist) || err != nil {
-		return false
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
 	}
 	return st.Ino == p.ino && st.Size == p.src.Size &&
-		st.Mtime.After(p.src.Mtime) && !st.Mtime.After(p.at)
+		st.Mtime.After(p.src.Mtime) && !st.Mtime.After(p.at), nil
 }
