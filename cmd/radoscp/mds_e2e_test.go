@@ -68,7 +68,7 @@ func TestE2EMDSFaults(t *testing.T) {
 // mdsFaultedRun is one attempt; it reports whether the fault landed.
 func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover bool) bool {
 	e := newSlowEnv(t, delay)
-	const files = 6 // enough for the run (some 10 s a file) to outlast a failover seen through a loaded machine's ceph CLI
+	const files = 8 // enough for the run (some 10 s a file on a slow client) to outlast a failover seen through a loaded machine's ceph CLI
 	e.m.MakeDir(e.path("src"), 0o755)
 	want := map[string][]byte{}
 	for i := range files {
