@@ -22,21 +22,28 @@ import (
 // client without caps on it at reconnect, recovers the file and moves its
 // mtime to its object's, the copy's write (as seen in CI, see
 // reconnect.go). The fault is made to land there: once the first file is
-// settled, the copier's own client opens it for writing and closes it
-// (as the MDS giving the client write caps again, unasked, does), the
-// test waits until the MDS shows the range, and stops the MDS. The copy
-// must notice the reconnect and set the file's times again; a fresh
-// client checks them. Fast and slow client, restart and failover.
+// settled, a client opens it for writing and closes it, the test waits
+// until the MDS shows that client's range, and stops the MDS; that client
+// too reconnects without a cap on the file. (libcephfs gives no way to
+// make the copier's own client take a range without writing: it opens
+// from the write caps it may still hold, without asking the MDS.) The
+// MDS recovers the file exactly as in CI ("has range ... but no cap",
+// "RecoveryQueue::_recovered" in its log, the mtime moved to the copy's
+// write). The copy must notice the reconnect and set the file's times
+// again; a client that has never seen the copies checks them. Fast and
+// slow client, restart and failover, tree copy and migrate.
 func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		failover bool
 		slow     float64
+		migrate  bool
 	}{
-		{"restart", false, 0},
-		{"restart-slow", false, 0.3},
-		{"failover", true, 0},
-		{"failover-slow", true, 0.3},
+		{"restart", false, 0, false},
+		{"restart-slow", false, 0.3, false},
+		{"failover", true, 0, false},
+		{"failover-slow", true, 0.3, false},
+		{"failover-slow-migrate", true, 0.3, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -93,7 +100,14 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 					test.WaitMDSActive(t)
 				})
 			})
-			sum, err := e.copier(t, o, nil).Copy(ctx, src, dst, true)
+			var sum fscopy.Summary
+			var err error
+			if c.migrate {
+				dst, o.Pool = src, "cephfs_data2"
+				sum, err = e.copier(t, o, nil).Migrate(ctx, src)
+			} else {
+				sum, err = e.copier(t, o, nil).Copy(ctx, src, dst, true)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
