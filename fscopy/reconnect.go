@@ -29,13 +29,28 @@ import (
 // daemons its client has sessions with when it starts, and when the
 // run's files are settled, if they changed (a restart, a failover, a
 // reconnect), it reads the times of every file it put in place within
-// placedKeep and sets once more those an MDS recovery moved.
+// placedKeep and sets once more those an MDS recovery moved. A run can
+// last far longer than placedKeep, so the sessions are also looked at
+// during the run, every mdsWatchEvery as files are put in place: a change
+// seen then keeps every file remembered at that moment to the end of the
+// run (the suspects), whatever their age by then, and so does every file
+// put in place within suspectAfter of that look (a file whose times were
+// set while the new MDS was still recovering).
 
 // placedKeep is how long a file put in place is remembered for that check.
 // The MDS holds a client's range on a file only while the client holds (or
 // wants) write caps on it, and the client gives those back within seconds
 // of the last use, or when it trims the inode from its cache.
 const placedKeep = 10 * time.Minute
+
+// mdsWatchEvery is how often, at most, the MDS sessions are read during
+// a run (a local admin socket command, no MDS request).
+const mdsWatchEvery = 2 * time.Second
+
+// suspectAfter is how long after a change of the MDS sessions is seen the
+// files put in place are suspects too: an MDS's recoveries follow its
+// reconnect phase within seconds.
+const suspectAfter = time.Minute
 
 // placed is a file settle put in place.
 type placed struct {
@@ -48,9 +63,18 @@ type placed struct {
 // placedLog remembers the files put in place, and the MDS daemons the
 // client had sessions with when the copier started.
 type placedLog struct {
-	mu    sync.Mutex
-	mds   string // cephfs.FS.MDSInstances, or "" when it could not be read
-	files []placed
+	mu           sync.Mutex
+	mds          string    // cephfs.FS.MDSInstances, or "" when it could not be read
+	watched      time.Time // when mds was last read during the run
+	changed      bool      // the sessions changed during the run (suspects kept)
+	suspectUntil time.Time // files put in place before it are suspects
+	// suspects are the files remembered when a change was seen during
+	// the run, kept to its end; files are those since, for placedKeep.
+	suspects, files []placed
+	// sessions is the client's FS.MDSInstances, clock time.Now; tests
+	// set their own.
+	sessions func() (string, error)
+	clock    func() time.Time
 }
 
 // noteMDS records the MDS daemons the client has sessions with now.
@@ -58,22 +82,50 @@ func (c *Copier) noteMDS() {
 	if c.fs == nil {
 		return
 	}
-	now, _ := c.fs.MDSInstances()
+	if c.placed.sessions == nil {
+		c.placed.sessions, c.placed.clock = c.fs.MDSInstances, time.Now
+	}
+	now, _ := c.placed.sessions()
 	c.placed.mu.Lock()
-	c.placed.mds = now
+	c.placed.mds, c.placed.watched = now, c.placed.clock()
 	c.placed.mu.Unlock()
+}
+
+// watchMDS, under placed.mu, reads the MDS sessions if mdsWatchEvery has
+// passed since the last look, and if they changed keeps every file
+// remembered so far as a suspect, to be re-checked at the end of the run.
+func (c *Copier) watchMDS(now time.Time) {
+	l := &c.placed
+	if now.Sub(l.watched) < mdsWatchEvery || l.mds == "" {
+		return
+	}
+	l.watched = now
+	cur, err := l.sessions()
+	if err != nil || cur == l.mds {
+		return
+	}
+	l.mds, l.changed, l.suspectUntil = cur, true, now.Add(suspectAfter)
+	l.suspects = append(l.suspects, l.files...)
+	l.files = nil
 }
 
 // remember notes dst (inode ino) as put in place with the times of src.
 func (c *Copier) remember(dst string, ino uint64, src cephfs.Stat) {
-	now := time.Now()
+	now := c.placed.clock()
 	c.placed.mu.Lock()
 	defer c.placed.mu.Unlock()
+	c.watchMDS(now)
 	n := 0
 	for n < len(c.placed.files) && now.Sub(c.placed.files[n].at) > placedKeep {
 		n++
 	}
-	c.placed.files = append(c.placed.files[n:], placed{dst: dst, ino: ino, src: src, at: now})
+	p := placed{dst: dst, ino: ino, src: src, at: now}
+	if now.Before(c.placed.suspectUntil) {
+		c.placed.suspects = append(c.placed.suspects, p)
+		c.placed.files = c.placed.files[n:]
+		return
+	}
+	c.placed.files = append(c.placed.files[n:], p)
 }
 
 // recheckTimes, once every file is settled, sets again the times of the
@@ -87,11 +139,12 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 	}
 	reset := 0
 	for round := 0; round < 3; round++ {
-		now, err := c.fs.MDSInstances()
+		now, err := c.placed.sessions()
 		c.placed.mu.Lock()
-		same := err == nil && c.placed.mds != "" && now == c.placed.mds
-		c.placed.mds = now
-		files := append([]placed(nil), c.placed.files...)
+		same := err == nil && c.placed.mds != "" && now == c.placed.mds && !c.placed.changed
+		c.placed.mds, c.placed.changed = now, false
+		files := append(append([]placed(nil), c.placed.suspects...), c.placed.files...)
+		c.placed.suspects = nil
 		c.placed.mu.Unlock()
 		if same {
 			break
