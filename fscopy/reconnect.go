@@ -144,7 +144,6 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 		same := err == nil && c.placed.mds != "" && now == c.placed.mds && !c.placed.changed
 		c.placed.mds, c.placed.changed = now, false
 		files := append(append([]placed(nil), c.placed.suspects...), c.placed.files...)
-		c.placed.suspects = nil
 		c.placed.mu.Unlock()
 		if same {
 			break
@@ -159,7 +158,8 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 				continue
 			}
 			if moved {
-				c.settle(ctx, p.dst, p.ino, p.src)
+				// Still remembered: a later round looks at it again.
+				c.settleThen(ctx, p.dst, p.src, nil)
 				reset++
 			}
 		}

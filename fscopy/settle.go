@@ -62,6 +62,18 @@ func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.S
 	if c.opts.NoPreserve {
 		return // the times are the copy's own: an MDS recovery keeps them near enough
 	}
+	c.settleThen(ctx, dst, st, func() {
+		c.remember(dst, ino, st)
+		if c.opts.afterSettle != nil {
+			c.opts.afterSettle(dst)
+		}
+	})
+}
+
+// settleThen settles dst in the background and, if that succeeded, runs
+// then (nil for nothing). The re-check after an MDS reconnect settles
+// again files that are remembered already, and so passes nil.
+func (c *Copier) settleThen(ctx context.Context, dst string, st cephfs.Stat, then func()) {
 	hold, err := c.fs.Ref(dst)
 	if err != nil {
 		c.settleFailed(dst, err)
@@ -75,9 +87,8 @@ func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.S
 			c.settleFailed(dst, err)
 			return
 		}
-		c.remember(dst, ino, st)
-		if c.opts.afterSettle != nil {
-			c.opts.afterSettle(dst)
+		if then != nil {
+			then()
 		}
 	}()
 }
