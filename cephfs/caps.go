@@ -10,13 +10,39 @@ import "C"
 
 import "unsafe"
 
-// The file capability bits (Ceph's protocol, ceph_fs.h: CEPH_CAP_GWR and
-// CEPH_CAP_GBUFFER shifted to CEPH_CAP_SFILE): the client may write the
-// file's data, or buffer writes.
+// The file capability bits (Ceph's protocol, ceph_fs.h: CEPH_CAP_G*
+// shifted to CEPH_CAP_SFILE): the client may read the file's size and
+// times (shared), hold them exclusively, read its data, write its data,
+// or buffer writes.
 const (
+	capFileShared = 1 << 8
+	capFileExcl   = 2 << 8
+	capFileRD     = 8 << 8
 	capFileWR     = 16 << 8
 	capFileBuffer = 32 << 8
 )
+
+// HoldsReadCaps says whether this mount holds Fs, Fr or Fx on path. While
+// it does, no other client holds Fb on the file: the MDS revokes buffer
+// caps before it issues these to another client, and a client whose Fb
+// is revoked writes its buffered data to the OSDs before it lets go. So
+// every write a stat shows is then in the file's objects.
+//
+// Implements ceph_debug_get_file_caps, which go-ceph does not wrap.
+func (f *FS) HoldsReadCaps(path string) (bool, error) {
+	caps, err := f.fileCaps(path)
+	return caps&(capFileShared|capFileExcl|capFileRD) != 0, err
+}
+
+func (f *FS) fileCaps(path string) (int, error) {
+	cpath := C.CString(path)
+	defer C.free(unsafe.Pointer(cpath))
+	ret := C.ceph_debug_get_file_caps(mountPointer(f.m), cpath)
+	if ret < 0 {
+		return 0, pathError("get caps", path, errnoErr(int(ret)))
+	}
+	return int(ret), nil
+}
 
 // HoldsWriteCaps says whether this mount still holds write capabilities
 // (Fw or Fb) on path. While it does, the MDS keeps a writable byte range
@@ -25,13 +51,8 @@ const (
 //
 // Implements ceph_debug_get_file_caps, which go-ceph does not wrap.
 func (f *FS) HoldsWriteCaps(path string) (bool, error) {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	ret := C.ceph_debug_get_file_caps(mountPointer(f.m), cpath)
-	if ret < 0 {
-		return false, pathError("get caps", path, errnoErr(int(ret)))
-	}
-	return ret&(capFileWR|capFileBuffer) != 0, nil
+	caps, err := f.fileCaps(path)
+	return caps&(capFileWR|capFileBuffer) != 0, err
 }
 
 // InodeRef is a reference this mount holds on an inode, without opening

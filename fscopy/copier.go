@@ -81,6 +81,9 @@ type Options struct {
 	// destination pool: fault injection (package rados/faults) in tests
 	// and soak runs.
 	WrapObjects func(store.Objects) store.Objects
+	// afterWalkStat, in tests, runs right after a tree copy's walk has
+	// stat'ed a listed regular file (treeCopy.freshStat).
+	afterWalkStat func(src string)
 	// afterCopy, in tests, runs between a file's copy and the check that
 	// its source did not change.
 	afterCopy func(src string)

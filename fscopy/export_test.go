@@ -1,5 +1,9 @@
 package fscopy
 
+// SetAfterWalkStat installs a hook that runs right after a tree copy's
+// walk has stat'ed a listed regular file.
+func SetAfterWalkStat(o *Options, f func(src string)) { o.afterWalkStat = f }
+
 // SetAfterCopy installs a hook that runs between a file's copy and the
 // check that its source did not change.
 func SetAfterCopy(o *Options, f func(src string)) { o.afterCopy = f }

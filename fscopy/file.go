@@ -44,6 +44,12 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	if !sst.IsRegular() {
 		return fmt.Errorf("cephfs:%s is a %s, not a regular file", src, sst.Type())
 	}
+	// The source-change check's baseline (checkSource compares it with a
+	// fresh stat before the rename): taken here, as the copy starts, with
+	// every write it shows in the objects the copy reads (flushedStat).
+	if sst, err = c.flushedStat(src, sst); err != nil {
+		return err
+	}
 	snap, err := c.sourceSnapshot(src, sst.Snap)
 	if err != nil {
 		return err

@@ -168,14 +168,12 @@ func linkStagingPath(dst string) string {
 // the caller finishes after copying; for a later path it starts linking
 // it to the leader's copy and returns follow.
 //
-// The link count is read afresh: a directory listing's can be out of
-// date (seen on Ceph 16.2: right after another client made the links, a
-// first readdir of the directory gave the file nlink 1 while a stat gave
-// 3), and a link taken for a file of its own would be copied twice.
+// st is a fresh stat (treeCopy.freshStat), not the listing's: a listing's
+// link count can be out of date (seen on Ceph 16.2: right after another
+// client made the links, a first readdir of the directory gave the file
+// nlink 1 while a stat gave 3), and a link taken for a file of its own
+// would be copied twice.
 func (t *treeCopy) linkOf(ctx context.Context, src, dst string, st cephfs.Stat) (leader *linkLeader, follow bool) {
-	if fresh, err := t.c.fs.Lstat(src); err == nil && fresh.Ino == st.Ino {
-		st = fresh
-	}
 	g, ok := GroupOf(st)
 	if !ok {
 		return nil, false

@@ -253,14 +253,41 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 		}
 		t.extras(src, dst, entries)
 		for _, e := range entries {
-			if IsStaging(e.Name) || t.excluded(path.Join(src, e.Name), e.Stat) {
+			p := path.Join(src, e.Name)
+			if IsStaging(e.Name) || t.excluded(p, e.Stat) {
 				continue
 			}
-			t.copy(ctx, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat)
+			t.copy(ctx, p, path.Join(dst, e.Name), t.freshStat(p, e.Stat))
 		}
 	default:
 		t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: st.Type() + ": not copied"})
 	}
+}
+
+// freshStat is a listed regular file's stat taken afresh, for every
+// decision the walk makes about it (whether it is unchanged at the
+// destination, a hard link, a sharded worker's, its weight). A listing's
+// stat can be older than what a writing client has done: libcephfs takes
+// the first entry of each directory fragment it fetches from the MDS's
+// reply, whose size, times and link count the MDS gives as it has them,
+// with no lock taken (seen on Ceph 16.2: size 0 and the creation mtime
+// for a file another client had written and closed; nlink 1 for a file
+// with 3 links), while a stat makes the MDS take its locks and the writer
+// flush them. The stat costs nothing more at the MDS: the copy's own
+// stats need the same lookup. On an error (src removed since the
+// listing) the listed stat is kept; the copy reports the error.
+func (t *treeCopy) freshStat(src string, listed cephfs.Stat) cephfs.Stat {
+	if !listed.IsRegular() {
+		return listed
+	}
+	st, err := t.c.fs.Lstat(src)
+	if t.c.opts.afterWalkStat != nil {
+		t.c.opts.afterWalkStat(src)
+	}
+	if err != nil {
+		return listed
+	}
+	return st
 }
 
 func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
