@@ -123,6 +123,7 @@ func (c *copier) awaitPins(ctx context.Context, i uint64, o op) error {
 		return nil
 	}
 	if c.recheck == nil {
+		c.e.log.Debug("pins in", "objects", len(c.pins.versions), "early", max(c.earlyEnd, c.pins.first)-c.pins.first)
 		c.recheck = c.pins.startRecheck(c.earlyEnd)
 	}
 	return c.recheck.failed()
