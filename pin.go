@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -83,9 +81,11 @@ type pins struct {
 // Stats in flight while pinning: four times the copy's window, at least
 // pinMinWidth and at most pinMaxWidth. A stat is a small metadata read, so
 // the pins run ahead of the copies and all are in after objects/pinWidth
-// round trips, which keeps the early objects few. Each stat holds a thread
-// in librados's synchronous call, which is what bounds the width from
-// above.
+// round trips, which keeps the early objects few. Over librados a stat in
+// flight holds no thread (statMany). The width is bounded because a wider
+// burst of stats makes the first copies' replies queue behind theirs: 256
+// at once was slower than 64 to 128 in the latency-bound benchmark
+// (docs/benchmarks.md, "Pinning").
 const (
 	pinMinWidth = 64
 	pinMaxWidth = 128
@@ -106,15 +106,8 @@ func startPins(src Source, off, length uint64, window int) *pins {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		var g errgroup.Group
-		g.SetLimit(p.width)
-		for k := range uint64(len(p.versions)) {
-			if p.stopping() {
-				break
-			}
-			g.Go(func() error { p.pin(k); return nil })
-		}
-		_ = g.Wait()
+		statMany(src.Objects, uint64(len(p.versions)), func(k uint64) string { return src.Names.ObjectName(first + k) },
+			p.width, p.stopping, p.pin)
 	}()
 	return p
 }
@@ -132,9 +125,8 @@ func (p *pins) stopping() bool {
 	return p.err != nil
 }
 
-// pin stats object first+k.
-func (p *pins) pin(k uint64) {
-	st, err := p.src.Objects.Stat(p.src.Names.ObjectName(p.first + k))
+// pin records the stat of object first+k.
+func (p *pins) pin(k uint64, st store.ObjectStat, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {

@@ -84,6 +84,41 @@ func newStatHooks(objs store.Objects) *statHooks {
 }
 
 func (s *statHooks) Stat(oid string) (store.ObjectStat, error) {
+	n := s.before(oid)
+	st, err := s.Objects.Stat(oid)
+	s.done(oid, n)
+	return st, err
+}
+
+// StatAsync makes the hooks an AsyncStatter, so the pins take the path
+// they take over librados: over a real pool its stats go out through its
+// own StatAsync, over the fake through Stat on a goroutine. The hooks
+// that wait or write run on goroutines of their own, never on a librados
+// thread, and before done: a change made "after the pin" is made before
+// the pin is recorded, as with Stat.
+func (s *statHooks) StatAsync(oid string, done func(store.ObjectStat, error)) error {
+	go func() {
+		n := s.before(oid)
+		finish := func(st store.ObjectStat, err error) {
+			go func() {
+				s.done(oid, n)
+				done(st, err)
+			}()
+		}
+		if as, ok := s.Objects.(store.AsyncStatter); ok {
+			if err := as.StatAsync(oid, finish); err != nil {
+				finish(store.ObjectStat{}, err)
+			}
+			return
+		}
+		finish(s.Objects.Stat(oid))
+	}()
+	return nil
+}
+
+// before counts a stat of oid and holds it as the hooks say; n is how
+// many times oid has been stat'ed, this one included.
+func (s *statHooks) before(oid string) int {
 	s.mu.Lock()
 	s.stats[oid]++
 	n := s.stats[oid]
@@ -100,14 +135,17 @@ func (s *statHooks) Stat(oid string) (store.ObjectStat, error) {
 	if ch := s.hold[oid]; ch != nil && n == 1 {
 		s.wait(ch, oid)
 	}
-	st, err := s.Objects.Stat(oid)
+	return n
+}
+
+// done runs the after hook of stat n of oid, which has returned.
+func (s *statHooks) done(oid string, n int) {
 	if s.after != nil {
 		s.after(oid, n)
 	}
 	s.mu.Lock()
 	s.inflight--
 	s.mu.Unlock()
-	return st, err
 }
 
 func (s *statHooks) wait(ch <-chan struct{}, what string) {

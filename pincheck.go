@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"sync"
 
-	"golang.org/x/sync/errgroup"
-
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -28,31 +26,28 @@ func (p *pins) startRecheck(end uint64) *recheck {
 	r := &recheck{done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		var g errgroup.Group
-		g.SetLimit(p.width)
-		for obj := p.first; obj < end; obj++ {
-			g.Go(func() error {
-				if err := p.still(obj); err != nil {
+		if end <= p.first {
+			return
+		}
+		statMany(p.src.Objects, end-p.first, func(k uint64) string { return p.src.Names.ObjectName(p.first + k) },
+			p.width, func() bool { return false }, func(k uint64, st store.ObjectStat, err error) {
+				obj := p.first + k
+				if err := p.still(obj, st, err); err != nil {
 					r.mu.Lock()
 					if r.err == nil || obj < r.at {
 						r.err, r.at = err, obj
 					}
 					r.mu.Unlock()
 				}
-				return nil
 			})
-		}
-		_ = g.Wait()
 	}()
 	return r
 }
 
-// still checks that object obj is as pinned: at its pinned version, or
-// absent if it was.
-func (p *pins) still(obj uint64) error {
-	oid := p.src.Names.ObjectName(obj)
-	ref, pinned := p.src.Objects.Ref(oid), p.version(obj)
-	st, err := p.src.Objects.Stat(oid)
+// still checks, from its stat st (or err), that object obj is as pinned:
+// at its pinned version, or absent if it was.
+func (p *pins) still(obj uint64, st store.ObjectStat, err error) error {
+	ref, pinned := p.src.Objects.Ref(p.src.Names.ObjectName(obj)), p.version(obj)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		if pinned != 0 {
@@ -128,6 +123,7 @@ func (c *copier) awaitPins(ctx context.Context, i uint64, o op) error {
 		return nil
 	}
 	if c.recheck == nil {
+		c.e.log.Debug("pins in", "objects", len(c.pins.versions), "early", max(c.earlyEnd, c.pins.first)-c.pins.first)
 		c.recheck = c.pins.startRecheck(c.earlyEnd)
 	}
 	return c.recheck.failed()

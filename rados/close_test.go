@@ -15,8 +15,9 @@ import (
 )
 
 // Close under every kind of call at once: synchronous reads, writes,
-// stats, xattr, lock and checksum calls and copy-froms, on a client whose
-// OSD replies are delayed so that calls are in flight when Close begins.
+// stats (waited for and asynchronous), xattr, lock and checksum calls and
+// copy-froms, on a client whose OSD replies are delayed so that calls are
+// in flight when Close begins.
 // Every call must either succeed, having finished before Close returned
 // (Close waited for it: no I/O context is destroyed under a call), or fail
 // with ESHUTDOWN; none may crash, and under -race none may race Close.
@@ -60,6 +61,13 @@ func TestCloseWaitsForEveryCall(t *testing.T) {
 	calls1 := []func(oid string) error{
 		func(oid string) error { return p.Write(oid, []byte("x"), 0) },
 		func(oid string) error { _, err := p.Stat(oid); return err },
+		func(oid string) error {
+			got := make(chan error, 1)
+			if err := p.StatAsync(oid, func(_ store.ObjectStat, err error) { got <- err }); err != nil {
+				return err
+			}
+			return <-got
+		},
 		func(oid string) error { _, err := p.Read(oid, make([]byte, 8), 0); return err },
 		func(oid string) error { return p.SetXattr(oid, "k", []byte("v")) },
 		func(oid string) error { _, err := p.Xattr(oid, "k"); return err },

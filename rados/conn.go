@@ -52,6 +52,9 @@ type Conn struct {
 	// I/O contexts are destroyed.
 	life   sync.RWMutex
 	closed bool
+	// stats counts the stats in flight (StatAsync), which Close waits
+	// for as it does for copies.
+	stats sync.WaitGroup
 
 	// probe is the check, made once per connection before its first
 	// copy-from, that librados builds COPY_FROM2 ops radoscp can set the
@@ -258,8 +261,8 @@ func (p *Pool) enter(op, oid string) error {
 
 func (c *Conn) leave() { c.life.RUnlock() }
 
-// Close waits for every call still running and every copy still in
-// flight, releases the pools and shuts the client down. Calls and copies
+// Close waits for every call still running and every copy and stat still
+// in flight, releases the pools and shuts the client down. Calls and copies
 // made after Close has begun fail with ESHUTDOWN; calls already running
 // finish first (an operation stuck on the cluster holds Close up to the
 // op timeout, ConnConfig.OpTimeout, or for ever without one).
@@ -282,6 +285,7 @@ func (c *Conn) Close() {
 	for _, cp := range pending {
 		_ = cp.Wait()
 	}
+	c.stats.Wait()
 	for _, p := range c.pools {
 		p.io.Destroy()
 	}

@@ -58,6 +58,20 @@ int radoscp_stat_version(rados_ioctx_t io, const char *oid, size_t oid_len,
 			 uint64_t *size, int64_t *mtime_sec, int64_t *mtime_nsec,
 			 uint64_t *version);
 
+// radoscp_stat_submit stats an object (ObjectReadOperation::stat2 plus
+// aio_operate) without waiting. It returns 0 once the op is queued, or a
+// negative errno with nothing sent and nothing left allocated. A queued
+// stat reports exactly once, from a librados thread, through the Go
+// function radoscpStatDone; its memory is freed by then, and C holds no Go
+// pointer at any time.
+int radoscp_stat_submit(rados_ioctx_t io, const char *oid, size_t oid_len,
+			uint64_t id);
+
+// radoscpStatDone is implemented in Go (rados/stat.go, //export): result
+// is 0 or a negative errno; size, mtime and version are valid when it is 0.
+void radoscpStatDone(uint64_t id, int result, uint64_t size,
+		     int64_t mtime_sec, int64_t mtime_nsec, uint64_t version);
+
 // radoscp_grow_xattr sets the decimal xattr name of oid to value only if
 // value is greater than the number it holds, atomically
 // (ObjectWriteOperation::cmpxattr with LIBRADOS_CMPXATTR_OP_GT, then

@@ -149,3 +149,12 @@ type Locker struct {
 	Cookie string
 	Addr   string
 }
+
+// AsyncStatter is implemented by Objects whose stats can be in flight
+// without a thread waiting for each (package rados): done is called
+// exactly once, without blocking, with what Stat would have returned; a
+// submission error is returned instead, and done is then not called.
+// Callers that stat many objects at once use it when it is there.
+type AsyncStatter interface {
+	StatAsync(oid string, done func(ObjectStat, error)) error
+}

@@ -219,12 +219,15 @@ func radosGet(t *testing.T, conf, pool, snap, oid string, striper bool) []byte {
 	if striper {
 		args = append(args, "--striper")
 	}
+	// rados get creates the output file before it reads the object, so
+	// a missing object (or a failed read) leaves an empty file: only the
+	// command's own result tells them from an empty object.
 	out, err := exec.Command("rados", append(args, "get", oid, file)...).CombinedOutput()
+	if err != nil && strings.Contains(string(out), "No such file") {
+		return nil
+	}
 	got, rerr := os.ReadFile(file)
-	if rerr != nil {
-		if strings.Contains(string(out), "No such file") {
-			return nil
-		}
+	if err != nil || rerr != nil {
 		t.Fatalf("rados %v get %s: %v %v: %s", args, oid, err, rerr, out)
 	}
 	return got
