@@ -79,7 +79,8 @@ func (e *env) object0(t *testing.T, p string) []byte {
 // MDS has the writer flush its metadata to answer it) while the objects
 // still held the old data, and the old data would be put in place under
 // the new mtime. The rados CLI shows the objects held the old data when
-// the copy started; the writer's own client reads the copy back.
+// the copy started; the writer's own client reads the copy back, also
+// of a second file, written and closed, that needed no such open.
 func TestCopyUnflushedSource(t *testing.T) {
 	eachClient(t, func(t *testing.T, slow float64) {
 		e := newEnv(t)
@@ -93,11 +94,21 @@ func TestCopyUnflushedSource(t *testing.T) {
 		}
 		assertEqual(t, "object 0 before the copy (the write is buffered)", e.object0(t, src+"/f"), old)
 
+		closed := test.RandomData(64, 30000)
+		e.write(t, src+"/g", nil, 0o644, map[uint64][]byte{0: closed})
+
 		copier := mountCopier(t, slow)
+		before := mdsRequests(t)
 		if _, err := copier.copier(t, fscopy.Options{}, nil).Copy(ctx, src, dst, true); err != nil {
 			t.Fatal(err)
 		}
+		reqs := requestsSince(before, mdsRequests(t))
+		if reqs["open"] < 1 {
+			t.Errorf("the MDS saw no open during the copy (%v): the buffered file was not opened to flush it", reqs)
+		}
+		t.Logf("MDS requests: %v", reqs)
 		assertEqual(t, "the copy", e.read(t, dst+"/f"), data)
+		assertEqual(t, "the copy of g", e.read(t, dst+"/g"), closed)
 		assertEqual(t, "object 0 after the copy", e.object0(t, src+"/f"), data)
 	})
 }
