@@ -1,45 +1,5 @@
 package cephfs
 
-import (
-	"errors"
-	"io"
-	"sort"
-
-	gocephfs "github.com/ceph/go-ceph/cephfs"
-)
-
-// Entry is one directory entry.
-type Entry struct {
-	Name string
-	Stat Stat
-}
-
-// ReadDir lists the directory at path, without "." and "..", sorted by
-// name, with each entry lstat'ed.
-func (f *FS) ReadDir(path string) ([]Entry, error) {
-	d, err := f.m.OpenDir(path)
-	if err != nil {
-		return nil, pathError("open directory", path, err)
-	}
-	defer d.Close()
-	var out []Entry
-	for {
-		e, err := d.ReadDirPlus(statMask, gocephfs.AtSymlinkNofollow)
-		if errors.Is(err, io.EOF) || (err == nil && e == nil) {
-			break
-		}
-		if err != nil {
-			return nil, pathError("read directory", path, err)
-		}
-		if e.Name() == "." || e.Name() == ".." {
-			continue
-		}
-		out = append(out, Entry{Name: e.Name(), Stat: fromStatx(e.Statx())})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out, nil
-}
-
 // Mkdir makes directory path with permissions perm.
 func (f *FS) Mkdir(path string, perm uint32) error {
 	return pathError("mkdir", path, f.m.MakeDir(path, perm))

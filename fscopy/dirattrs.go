@@ -26,6 +26,10 @@ const (
 	xattrDirLayout = "ceph.dir.layout"
 	xattrMaxBytes  = "ceph.quota.max_bytes"
 	xattrMaxFiles  = "ceph.quota.max_files"
+	// xattrQuota reads both quotas at once ("max_bytes=N max_files=M",
+	// ENODATA when neither is set): each vxattr read is a getattr at the
+	// MDS, whatever the client has cached.
+	xattrQuota = "ceph.quota"
 )
 
 // dirAttrs are the attributes of a source directory to keep; "" is unset.
@@ -33,18 +37,25 @@ type dirAttrs struct {
 	layout, maxBytes, maxFiles string
 }
 
-// readDirAttrs reads the layout and quotas set on directory src.
+// readDirAttrs reads the layout and quotas set on directory src: two
+// requests to the MDS.
 func (c *Copier) readDirAttrs(src string) (dirAttrs, error) {
 	var a dirAttrs
-	for _, x := range []struct {
-		name string
-		v    *string
-	}{{xattrDirLayout, &a.layout}, {xattrMaxBytes, &a.maxBytes}, {xattrMaxFiles, &a.maxFiles}} {
-		v, err := c.readVxattr(src, x.name)
-		if err != nil {
-			return a, err
+	var err error
+	if a.layout, err = c.readVxattr(src, xattrDirLayout); err != nil {
+		return a, err
+	}
+	quota, err := c.readVxattr(src, xattrQuota)
+	if err != nil {
+		return a, err
+	}
+	for _, kv := range strings.Fields(quota) {
+		switch k, v, _ := strings.Cut(kv, "="); k {
+		case "max_bytes":
+			a.maxBytes = v
+		case "max_files":
+			a.maxFiles = v
 		}
-		*x.v = v
 	}
 	if a.maxBytes == "0" {
 		a.maxBytes = "" // 0 is no quota

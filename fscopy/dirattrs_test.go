@@ -30,6 +30,10 @@ func TestCopyTreeDirAttrs(t *testing.T) {
 			t.Fatalf("set %s on %s: %v", name, p, err)
 		}
 	}
+	// One quota alone: ceph.quota reads it with the other at 0.
+	if err := e.other.SetXattr(e.path("src/plain"), "ceph.quota.max_files", []byte("7"), 0); err != nil {
+		t.Fatal(err)
+	}
 	e.write(t, e.path("src/striped/inner/f"), nil, 0o644, map[uint64][]byte{0: test.RandomData(1, 3<<20)})
 
 	if _, err := e.copier(t, fscopy.Options{Files: 2}, nil).Copy(ctx, e.path("src"), e.path("dst"), true); err != nil {
@@ -50,6 +54,8 @@ func TestCopyTreeDirAttrs(t *testing.T) {
 		{"ceph.quota.max_bytes", "dst", "50000000"},
 		{"ceph.quota.max_files", "dst", "100"},
 		{"ceph.quota.max_bytes", "dst/striped", ""},
+		{"ceph.quota.max_files", "dst/plain", "7"},
+		{"ceph.quota.max_bytes", "dst/plain", "0"}, // as in src/plain: readable once any quota is set
 		{"ceph.file.layout", "dst/striped/inner/f", dirLayout},
 		{"ceph.dir.layout", "bare/striped", ""},
 		{"ceph.quota.max_bytes", "bare", ""},
