@@ -28,7 +28,13 @@ type svEnv struct {
 // and a striping of its own.
 const subvolumeDirLayout = "stripe_unit=65536 stripe_count=2 object_size=1048576 pool=cephfs_data2"
 
-// newSubvolume makes subvolume NAME (mode 750, uid/gid 1000, 64 MiB quota)
+// subvolumeQuota is the source subvolume's byte quota: room for the
+// tree newSubvolume builds with its big files too (about 70 MiB with 10).
+// A client enforces a quota once the directory's rstats reach it, so a
+// tree over it failed a later write in some runs only (EDQUOT).
+const subvolumeQuota = 128 << 20
+
+// newSubvolume makes subvolume NAME (mode 750, uid/gid 1000, 128 MiB quota)
 // holding nested directories, a striped file, a sparse file, symlinks,
 // hard links, a directory layout, a directory's max_files quota, a user
 // xattr and old times; snapshots it; then changes its head, so that a
@@ -37,7 +43,7 @@ const subvolumeDirLayout = "stripe_unit=65536 stripe_count=2 object_size=1048576
 func newSubvolume(t *testing.T, fuse, name string, big int) *svEnv {
 	t.Helper()
 	e := &svEnv{conf: test.FS(t), fuse: fuse, name: name, snap: "snap1"}
-	test.Ceph(t, "fs", "subvolume", "create", "cephfs", name, "--size", strconv.Itoa(64<<20), "--mode", "750", "--uid", "1000", "--gid", "1000")
+	test.Ceph(t, "fs", "subvolume", "create", "cephfs", name, "--size", strconv.Itoa(subvolumeQuota), "--mode", "750", "--uid", "1000", "--gid", "1000")
 	t.Cleanup(func() {
 		exec.Command("ceph", "-c", e.conf, "fs", "subvolume", "snapshot", "rm", "cephfs", name, e.snap, "--force").Run()
 		exec.Command("ceph", "-c", e.conf, "fs", "subvolume", "rm", "cephfs", name, "--force").Run()
@@ -146,9 +152,9 @@ func (e *svEnv) checkClone(t *testing.T, target string) {
 	if err := json.Unmarshal([]byte(test.Ceph(t, "fs", "subvolume", "info", "cephfs", target)), &info); err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode != 0o40750 || info.UID != 1000 || info.GID != 1000 || info.BytesQuota != float64(64<<20) ||
+	if info.Mode != 0o40750 || info.UID != 1000 || info.GID != 1000 || info.BytesQuota != float64(subvolumeQuota) ||
 		info.DataPool != "cephfs_data" || info.State != "complete" || info.Path != tp {
-		t.Fatalf("ceph fs subvolume info %s: %+v; want mode 40750, uid/gid 1000, quota 64 MiB, pool cephfs_data, complete", target, info)
+		t.Fatalf("ceph fs subvolume info %s: %+v; want mode 40750, uid/gid 1000, quota 128 MiB, pool cephfs_data, complete", target, info)
 	}
 	if !strings.Contains(test.Ceph(t, "fs", "subvolume", "ls", "cephfs"), `"`+target+`"`) {
 		t.Fatalf("ceph fs subvolume ls does not list %s", target)
