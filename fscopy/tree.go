@@ -265,8 +265,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 }
 
 // freshStat is a listed regular file's stat taken afresh, for every
-// decision the walk makes about it (whether it is unchanged at the
-// destination, a hard link, a sharded worker's, its weight). A listing's
+// decision the walk (of a tree copy or a migrate) makes about it (whether
+// it is unchanged at the destination, a hard link, a sharded worker's,
+// its weight). A listing's
 // stat can be older than what a writing client has done: libcephfs takes
 // the first entry of each directory fragment it fetches from the MDS's
 // reply, whose size, times and link count the MDS gives as it has them,
