@@ -2,8 +2,10 @@
 // Ceph's own tools make them, object I/O and xattrs through go-ceph, and an
 // asynchronous COPY_FROM2 that carries the destination's truncate generation,
 // which librados' own copy_from2 silently drops. A copy in flight holds no
-// thread or goroutine: librados' completion callback signals it by id.
-// Conn.Close waits for every call made through the connection.
+// thread or goroutine: librados' completion callback signals it by id; so
+// does an asynchronous stat (Pool.StatAsync, the copy engine's pins).
+// Conn.Close waits for every call, copy and stat made through the
+// connection.
 //
 // Errors are *Error values that keep the errno; match them with errors.Is
 // against the exported sentinels.
