@@ -67,7 +67,10 @@ func interruptOnce(t *testing.T, args ...string) (result, []string) {
 
 // An interrupted copy says the command that continues it, and that
 // command finishes the copy: --resume for a striped destination, the
-// offsets and --dst-size for a raw object set.
+// offsets and --dst-size for a raw object set. Window 1, so that the
+// copy lasts well past its first checkpoint (at window 2 the first one,
+// which waits for the early objects' re-check, once came with only the
+// last two copies left, and the interrupted copy finished: exit 0).
 func TestE2EInterruptedSaysHowToContinue(t *testing.T) {
 	conf := test.Conf(t)
 	slow := test.SlowConf(t, 1.0)
@@ -75,7 +78,7 @@ func TestE2EInterruptedSaysHowToContinue(t *testing.T) {
 		src, data := makeStriperSource(t, conf, "radoscp-a", 24<<20)
 		dst := test.UniqueName(t)
 		t.Cleanup(func() { removeStriper(t, conf, "radoscp-b", dst) })
-		_, cont := interruptOnce(t, "cp", "-c", slow, "--window", "2", "--no-progress", "--log-level", "debug",
+		_, cont := interruptOnce(t, "cp", "-c", slow, "--window", "1", "--no-progress", "--log-level", "debug",
 			"striper:radoscp-a/"+src, "striper:radoscp-b/"+dst)
 		if want := []string{"cp", "--resume", "striper:radoscp-a/" + src, "striper:radoscp-b/" + dst}; strings.Join(cont, " ") != strings.Join(want, " ") {
 			t.Fatalf("continue with %v, want %v", cont, want)
@@ -91,7 +94,7 @@ func TestE2EInterruptedSaysHowToContinue(t *testing.T) {
 	})
 	t.Run("rados", func(t *testing.T) {
 		_, src, dst, _, b, data := copySetup(t, 24)
-		_, cont := interruptOnce(t, "cp", "-c", slow, "--window", "2", "--object-size", "1M", "--length", "24M", "--no-progress",
+		_, cont := interruptOnce(t, "cp", "-c", slow, "--window", "1", "--object-size", "1M", "--length", "24M", "--no-progress",
 			"--log-level", "debug", "rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
 		if !regexp.MustCompile(`^cp --object-size 1048576 --src-offset \d+ --dst-offset \d+ --dst-size \d+ --length \d+ rados:`).MatchString(strings.Join(cont, " ")) {
 			t.Fatalf("continue with %v", cont)
