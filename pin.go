@@ -106,8 +106,7 @@ func startPins(src Source, off, length uint64, window int) *pins {
 	p.wg.Add(1)
 	go func() {
 		defer p.wg.Done()
-		statMany(src.Objects, uint64(len(p.versions)), func(k uint64) string { return src.Names.ObjectName(first + k) },
-			p.width, p.stopping, p.pin)
+		statMany(src.Objects, uint64(len(p.versions)), p.objectName, p.width, p.stopping, p.pin)
 	}()
 	return p
 }
@@ -124,6 +123,9 @@ func (p *pins) stopping() bool {
 	defer p.mu.Unlock()
 	return p.err != nil
 }
+
+// objectName is the name of the k-th object pinned, object first+k.
+func (p *pins) objectName(k uint64) string { return p.src.Names.ObjectName(p.first + k) }
 
 // pin records the stat of object first+k.
 func (p *pins) pin(k uint64, st store.ObjectStat, err error) {

@@ -29,17 +29,16 @@ func (p *pins) startRecheck(end uint64) *recheck {
 		if end <= p.first {
 			return
 		}
-		statMany(p.src.Objects, end-p.first, func(k uint64) string { return p.src.Names.ObjectName(p.first + k) },
-			p.width, func() bool { return false }, func(k uint64, st store.ObjectStat, err error) {
-				obj := p.first + k
-				if err := p.still(obj, st, err); err != nil {
-					r.mu.Lock()
-					if r.err == nil || obj < r.at {
-						r.err, r.at = err, obj
-					}
-					r.mu.Unlock()
+		statMany(p.src.Objects, end-p.first, p.objectName, p.width, func() bool { return false }, func(k uint64, st store.ObjectStat, err error) {
+			obj := p.first + k
+			if err := p.still(obj, st, err); err != nil {
+				r.mu.Lock()
+				if r.err == nil || obj < r.at {
+					r.err, r.at = err, obj
 				}
-			})
+				r.mu.Unlock()
+			}
+		})
 	}()
 	return r
 }
