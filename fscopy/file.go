@@ -30,10 +30,23 @@ var ErrSourceChanged = radoscp.ErrSourceChanged
 func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
 	r := Report{Src: src, Dst: dst, Outcome: Copied}
 	r.Err = c.copyFile(ctx, src, dst, &r)
-	if r.Err != nil {
+	var split errHardLink
+	switch {
+	case errors.As(r.Err, &split):
+		r.Outcome, r.Reason, r.Err = Skipped, split.Error(), nil
+	case r.Err != nil:
 		r.Outcome = Failed
 	}
 	return r
+}
+
+// errHardLink is a file that CopyFile would replace in place (a migrate)
+// found to be a hard link: replacing one name would split it from the
+// others, so it is left alone, reported Skipped.
+type errHardLink struct{ links uint32 }
+
+func (e errHardLink) Error() string {
+	return fmt.Sprintf("hard link (%d links): migrating one name would split it from the others", e.links)
 }
 
 func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err error) {
@@ -49,6 +62,11 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	// every write it shows in the objects the copy reads (flushedStat).
 	if sst, err = c.flushedStat(src, sst); err != nil {
 		return err
+	}
+	// A migrate decided on the walk's stat; a link made since shows here
+	// (and one made later moves the ctime, which checkSource compares).
+	if src == dst && sst.Nlink > 1 {
+		return errHardLink{sst.Nlink}
 	}
 	snap, err := c.sourceSnapshot(src, sst.Snap)
 	if err != nil {

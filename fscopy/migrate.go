@@ -74,7 +74,8 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 			if q := path.Join(p, e.Name); !IsStaging(e.Name) && !t.excluded(q, e.Stat) {
 				// Decided on a fresh stat, as a tree copy's are: a
 				// listing's link count can be stale, and a hard link
-				// migrated by one name would be split from the others.
+				// migrated by one name would be split from the others
+				// (a link made after this stat, copyFile finds).
 				t.migrate(ctx, q, t.freshStat(q, e.Stat))
 			}
 		}
@@ -83,8 +84,7 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 
 func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Report {
 	if st.Nlink > 1 {
-		return Report{Src: p, Dst: p, Outcome: Skipped,
-			Reason: fmt.Sprintf("hard link (%d links): migrating one name would split it from the others", st.Nlink)}
+		return Report{Src: p, Dst: p, Outcome: Skipped, Reason: errHardLink{st.Nlink}.Error()}
 	}
 	l, err := t.c.fs.Layout(p)
 	if err != nil {

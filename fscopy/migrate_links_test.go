@@ -10,15 +10,27 @@ import (
 	"github.com/radoscp/radoscp/test"
 )
 
-// Migrate decides about each listed file on a fresh stat, not the
-// listing's: a file that became a hard link after its directory was
-// listed (here another client links it once the walk has stat'ed the
-// first file of the directory) is skipped, not migrated by one name and
-// split from its other one. Checked through ceph-fuse: both names are
-// still one inode with 2 links, in its old pool, while the other file
-// moved to the new one. Normal and slow copier.
+// Migrate never splits a hard link made while it runs. A file that became
+// a hard link after its directory was listed (another client links it
+// once the walk has stat'ed the first file of the directory) is skipped:
+// the walk decides on a fresh stat, not the listing's. And one linked
+// right after the walk's own stat of it (so the walk decides on one link)
+// is skipped too: the copy finds the link on its baseline stat. Either
+// way it is not migrated by one name and split from its other one.
+// Checked through ceph-fuse: both names are still one inode with 2
+// links, in its old pool, while the other file moved to the new one.
+// Normal and slow copier.
 func TestMigrateFileLinkedAfterTheListing(t *testing.T) {
 	fuse := test.FuseMount(t)
+	for _, tc := range []struct {
+		name string
+		self bool // link the file the walk just stat'ed, not the other one
+	}{{"after the listing", false}, {"after its walk stat", true}} {
+		t.Run(tc.name, func(t *testing.T) { migrateLinkedMeanwhile(t, fuse, tc.self) })
+	}
+}
+
+func migrateLinkedMeanwhile(t *testing.T, fuse string, self bool) {
 	eachClient(t, func(t *testing.T, slow float64) {
 		e := newEnv(t)
 		d, elsewhere := e.path("d"), e.path("elsewhere")
@@ -28,13 +40,13 @@ func TestMigrateFileLinkedAfterTheListing(t *testing.T) {
 		}
 		var (
 			once   sync.Once
-			linked string // the file linked after the listing: the one not stat'ed first
+			linked string // the file linked meanwhile
 		)
 		o := fscopy.Options{Pool: "cephfs_data2", Files: 1}
 		fscopy.SetAfterWalkStat(&o, func(src string) {
 			once.Do(func() {
 				linked = d + "/x"
-				if src == linked {
+				if (src == linked) != self {
 					linked = d + "/y"
 				}
 				if err := e.other.Link(linked, elsewhere+"/link"); err != nil {
@@ -51,7 +63,7 @@ func TestMigrateFileLinkedAfterTheListing(t *testing.T) {
 			t.Fatal("the walk stat'ed no file: the link was never made, the case is void")
 		}
 		if sum.Files != 1 || sum.Skipped != 1 {
-			t.Fatalf("%+v; want one file migrated and the one linked after the listing skipped (reports %+v)", sum, reports)
+			t.Fatalf("%+v; want one file migrated and the one linked meanwhile skipped (reports %+v)", sum, reports)
 		}
 		local := func(p string) string { return filepath.Join(fuse, p) }
 		a := test.Run(t, "stat", "-c", "%i %h", local(linked))
