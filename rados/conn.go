@@ -158,7 +158,30 @@ func configure(rc *gorados.Conn, cfg ConnConfig) error {
 			return err
 		}
 	}
-	return nil
+	return quietClientLog(rc, set)
+}
+
+// Ceph's client keeps an in-memory log for crash dumps: at its default
+// debug_client level 0/5 every libcephfs call and reply is formatted into
+// it, though nothing is written out. For a copy of many small files that
+// is a third of the client's CPU time (5,000 files: 23 CPU seconds with
+// it, 16 without). A connection whose conf and CEPH_ARGS leave
+// debug_client at that default gathers nothing more than it writes
+// (0/0); any other setting is kept.
+const (
+	clientLogDefault = "0/5"
+	clientLogQuiet   = "0/0"
+)
+
+func quietClientLog(rc *gorados.Conn, set func(k, v string) error) error {
+	v, err := rc.GetConfigOption("debug_client")
+	if err != nil {
+		return fmt.Errorf("get option debug_client: %w", wrap("get option", "", err))
+	}
+	if v != clientLogDefault {
+		return nil
+	}
+	return set("debug_client", clientLogQuiet)
 }
 
 func seconds(d time.Duration) string {

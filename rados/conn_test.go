@@ -55,3 +55,40 @@ func TestConnectBadName(t *testing.T) {
 		t.Fatalf("got %v, want an error naming the bad --name", err)
 	}
 }
+
+// A connection gathers no more of the client's log in memory than it
+// writes, unless the conf or CEPH_ARGS set debug_client: their level is
+// kept.
+func TestQuietClientLog(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, conf, cephArgs, want string
+	}{
+		{"default", "", "", clientLogQuiet},
+		{"set in the conf", "debug_client = 1/10\n", "", "1/10"},
+		{"set in CEPH_ARGS", "", "--debug_client=0/20", "0/20"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			conf := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".conf")
+			if err := os.WriteFile(conf, []byte("[global]\nmon_host = v2:127.0.0.1:1\n"+tc.conf), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			t.Setenv("CEPH_ARGS", tc.cephArgs)
+			rc, err := newConn(ConnConfig{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Shutdown()
+			before, err := rc.GetConfigOption("debug_client")
+			if tc.cephArgs == "" && (err != nil || before != clientLogDefault) {
+				t.Fatalf("a new client's debug_client is %q (%v); the case assumes Ceph's default %q", before, err, clientLogDefault)
+			}
+			if err := configure(rc, ConnConfig{ConfPath: conf}); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := rc.GetConfigOption("debug_client"); err != nil || got != tc.want {
+				t.Fatalf("debug_client %q (%v), want %q", got, err, tc.want)
+			}
+		})
+	}
+}
