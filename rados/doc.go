@@ -1,5 +1,6 @@
 // Package rados is radoscp's cgo layer over librados: connections in the way
-// Ceph's own tools make them, object I/O and xattrs through go-ceph, and an
+// Ceph's own tools make them (but for debug_client: left at Ceph's default
+// 0/5 it becomes 0/0, see quietClientLog), object I/O and xattrs through go-ceph, and an
 // asynchronous COPY_FROM2 that carries the destination's truncate generation,
 // which librados' own copy_from2 silently drops. A copy in flight holds no
 // thread or goroutine: librados' completion callback signals it by id; so
