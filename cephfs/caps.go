@@ -47,7 +47,8 @@ func (f *FS) fileCaps(path string) (int, error) {
 // HoldsWriteCaps says whether this mount still holds write capabilities
 // (Fw or Fb) on path. While it does, the MDS keeps a writable byte range
 // for this client on the inode; after the file is closed the client gives
-// them back lazily (client_caps_release_delay, 5 s by default).
+// them back lazily (client_caps_release_delay plus about 1 s later: 6 s
+// by default, 1 s on a Session's mounts).
 //
 // Implements ceph_debug_get_file_caps, which go-ceph does not wrap.
 func (f *FS) HoldsWriteCaps(path string) (bool, error) {

@@ -88,3 +88,43 @@ func TestSetAttrs(t *testing.T) {
 		t.Fatalf("symlink: %+v, %v", st, err)
 	}
 }
+
+// A Session's mount gives a closed file's write caps back with no release
+// delay (about 1 s after the close, which the test logs; 2 s with a delay
+// of 1), and keeps the shared caps its stats are answered from, so a
+// copy's later stats of the file stay in the client.
+func TestClosedFileGivesWriteCapsBack(t *testing.T) {
+	conn, fs := test.MountFS(t)
+	if got, err := conn.Raw().GetConfigOption("client_caps_release_delay"); err != nil || got != "0" {
+		t.Fatalf("client_caps_release_delay %q (%v), want 0", got, err)
+	}
+	p := "/" + test.UniqueName(t)
+	f, err := fs.CreateExclusive(p, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fs.Unlink(p)
+	if err := f.WriteAt([]byte("data"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if held, err := fs.HoldsWriteCaps(p); err != nil || !held {
+		t.Fatalf("write caps held while open: %v, %v", held, err)
+	}
+	f.Close()
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		held, err := fs.HoldsWriteCaps(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !held {
+			t.Logf("write caps given back %v after the close", time.Since(start).Round(time.Millisecond))
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("write caps still held a minute after the close")
+		}
+	}
+	if shared, err := fs.HoldsReadCaps(p); err != nil || !shared {
+		t.Fatalf("shared caps given back with the write caps: %v, %v", shared, err)
+	}
+}

@@ -19,3 +19,8 @@ func SetAfterSettle(o *Options, f func(dst string)) { o.afterSettle = f }
 // SettlesLetGo counts the files c let go still holding write caps, at the
 // settling's time limit (settle.go).
 func SettlesLetGo(c *Copier) int64 { return c.settlesLetGo.Load() }
+
+// WaitSettled waits until every file c put in place is settled: a test
+// that calls CopyFile (which leaves the settling running, for Copy and
+// Migrate to wait for) must not unmount before.
+func WaitSettled(c *Copier) { c.settling.Wait() }

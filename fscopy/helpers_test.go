@@ -42,8 +42,10 @@ func newEnv(t *testing.T) *env {
 	return e
 }
 
+// copier makes a Copier on e's mount; its files settle before t's
+// cleanups unmount it.
 func (e *env) copier(t *testing.T, o fscopy.Options, reports *[]fscopy.Report) *fscopy.Copier {
-	return fscopy.New(radoscp.NewEngine(nil, nil), e.conn, e.fs, o, func(r fscopy.Report) {
+	c := fscopy.New(radoscp.NewEngine(nil, nil), e.conn, e.fs, o, func(r fscopy.Report) {
 		if r.Err != nil {
 			t.Logf("%s: %v", r.Src, r.Err)
 		}
@@ -51,6 +53,8 @@ func (e *env) copier(t *testing.T, o fscopy.Options, reports *[]fscopy.Report) *
 			*reports = append(*reports, r)
 		}
 	})
+	t.Cleanup(func() { fscopy.WaitSettled(c) })
+	return c
 }
 
 // write creates p through the other client with layout l (nil for the

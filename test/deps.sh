@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # deps.sh: install what building and testing radoscp needs on Debian: Ceph's
 # daemons for the throwaway test cluster (test/cluster.sh), the librados,
-# libradosstriper and libcephfs headers for cgo, and a C++ compiler for the
-# copy-from shim. A quick no-op when everything is installed, so "make test"
+# libradosstriper and libcephfs headers for cgo, a C++ compiler for the
+# copy-from shim, and the tools the tests check copies with through a
+# ceph-fuse mount (rsync; getfattr, from attr, for layouts and quotas). A quick no-op when everything is installed, so "make test"
 # can always run it.
 set -euo pipefail
 
 packages=(
 	ceph-mon ceph-osd ceph-mgr ceph-mds ceph-common ceph-fuse
 	librados-dev libradospp-dev libcephfs-dev libradosstriper-dev
-	g++ rsync
+	g++ rsync attr
 )
 
 missing=()
