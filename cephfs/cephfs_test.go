@@ -1,6 +1,8 @@
 package cephfs_test
 
 import (
+	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -92,39 +94,70 @@ func TestSetAttrs(t *testing.T) {
 // A Session's mount gives a closed file's write caps back with no release
 // delay (about 1 s after the close, which the test logs; 2 s with a delay
 // of 1), and keeps the shared caps its stats are answered from, so a
-// copy's later stats of the file stay in the client.
+// copy's later stats of the file stay in the client. Also with OSD
+// replies delayed by up to a second, so the write itself is slow; another
+// client (libcephfs directly) then reads what was written.
 func TestClosedFileGivesWriteCapsBack(t *testing.T) {
-	conn, fs := test.MountFS(t)
-	if got, err := conn.Raw().GetConfigOption("client_caps_release_delay"); err != nil || got != "0" {
-		t.Fatalf("client_caps_release_delay %q (%v), want 0", got, err)
+	for _, slow := range []float64{0, 1} {
+		t.Run(map[bool]string{false: "fast", true: "slow"}[slow > 0], func(t *testing.T) {
+			if slow > 0 {
+				t.Setenv(test.EnvConf, test.SlowConf(t, slow))
+			}
+			conn, fs := test.MountFS(t)
+			if got, err := conn.Raw().GetConfigOption("client_caps_release_delay"); err != nil || got != "0" {
+				t.Fatalf("client_caps_release_delay %q (%v), want 0", got, err)
+			}
+			if got, err := conn.Raw().GetConfigOption("ms_inject_delay_type"); err != nil || (got == "osd") != (slow > 0) {
+				t.Fatalf("ms_inject_delay_type %q (%v) on a client with OSD replies delayed by up to %v s", got, err, slow)
+			}
+			p := "/" + test.UniqueName(t)
+			f, err := fs.CreateExclusive(p, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fs.Unlink(p)
+			if err := f.WriteAt([]byte("data"), 0); err != nil {
+				t.Fatal(err)
+			}
+			if held, err := fs.HoldsWriteCaps(p); err != nil || !held {
+				t.Fatalf("write caps held while open: %v, %v", held, err)
+			}
+			f.Close()
+			for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+				held, err := fs.HoldsWriteCaps(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !held {
+					t.Logf("write caps given back %v after the close", time.Since(start).Round(time.Millisecond))
+					break
+				}
+				if time.Since(start) > time.Minute {
+					t.Fatal("write caps still held a minute after the close")
+				}
+			}
+			if shared, err := fs.HoldsReadCaps(p); err != nil || !shared {
+				t.Fatalf("shared caps given back with the write caps: %v, %v", shared, err)
+			}
+			if got := readOther(t, p); got != "data" {
+				t.Fatalf("another client reads %q, want %q", got, "data")
+			}
+		})
 	}
-	p := "/" + test.UniqueName(t)
-	f, err := fs.CreateExclusive(p, 0o600)
+}
+
+// readOther reads the whole of p through another client.
+func readOther(t *testing.T, p string) string {
+	t.Helper()
+	other := test.Mount(t)
+	f, err := other.Open(p, os.O_RDONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fs.Unlink(p)
-	if err := f.WriteAt([]byte("data"), 0); err != nil {
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if held, err := fs.HoldsWriteCaps(p); err != nil || !held {
-		t.Fatalf("write caps held while open: %v, %v", held, err)
-	}
-	f.Close()
-	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		held, err := fs.HoldsWriteCaps(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !held {
-			t.Logf("write caps given back %v after the close", time.Since(start).Round(time.Millisecond))
-			break
-		}
-		if time.Since(start) > time.Minute {
-			t.Fatal("write caps still held a minute after the close")
-		}
-	}
-	if shared, err := fs.HoldsReadCaps(p); err != nil || !shared {
-		t.Fatalf("shared caps given back with the write caps: %v, %v", shared, err)
-	}
+	return string(b)
 }

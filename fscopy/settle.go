@@ -51,8 +51,9 @@ const (
 
 // settleRecheck is how long a held file may keep write caps before the
 // client is made to look at them again (InodeRef.Recheck): well past the
-// 1 s the client takes to give them back (cephfs.Session.Options), so that a file
-// whose caps are simply on their way back is not opened again.
+// 1 s the client takes to give them back (cephfs.Session.Options), so
+// that a file whose caps are simply on their way back is not opened
+// again.
 const settleRecheck = 3 * time.Second
 
 // settle holds dst, just renamed into place with the times of st, until

@@ -3,8 +3,9 @@
 # daemons for the throwaway test cluster (test/cluster.sh), the librados,
 # libradosstriper and libcephfs headers for cgo, a C++ compiler for the
 # copy-from shim, and the tools the tests check copies with through a
-# ceph-fuse mount (rsync; getfattr, from attr, for layouts and quotas). A quick no-op when everything is installed, so "make test"
-# can always run it.
+# ceph-fuse mount (rsync; getfattr, from attr, for layouts and quotas). A
+# quick no-op when everything is installed, so "make test" can always run
+# it.
 set -euo pipefail
 
 packages=(
