@@ -47,6 +47,7 @@ func Conf(t testing.TB) string {
 		return ""
 	}
 	f.Close()
+	watchTest(t, conf)
 	return conf
 }
 

@@ -175,6 +175,12 @@ mon debug no require bluestore for ec overwrites = true
 # Clients (the CLIs, Go tests) have no admin socket and share one log file
 # per entity.
 admin socket =
+# No librados call of a test waits for ever: a PG whose OSD died would
+# hold it until go test's timeout. (radoscp's --op-timeout, when given,
+# takes precedence; libcephfs and ceph-fuse have no such bound: the tests'
+# watcher, test/watch.go, covers them.)
+rados osd op timeout = 300
+rados mon op timeout = 300
 
 [mgr]
 # Load as few python modules as we can: each costs memory and start-up time.
@@ -227,6 +233,7 @@ start_mon() {
 		# ceph-mon forks into the background once it has bound its port; a
 		# failed bind makes this command itself fail.
 		if ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1; then
+			want mon.a
 			echo "mon.a on 127.0.0.1:$port" >&2
 			return
 		fi
@@ -244,6 +251,7 @@ start_mgr() {
 	setup config set mgr mgr/balancer/active false --force
 	setup config set mgr mgr/devicehealth/enable_monitoring false --force
 	ceph-mgr -c "$dir/ceph.conf" -i x </dev/null >>"$dir/log/daemons.out" 2>&1
+	want mgr.x
 }
 
 # start_osd registers osd.$1, makes its memstore and starts it.
@@ -254,6 +262,7 @@ start_osd() {
 	setup osd new "$uuid" "$id"
 	ceph-osd -c "$dir/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" >>"$dir/log/mkfs.log" 2>&1
 	ceph-osd -c "$dir/ceph.conf" -i "$id" </dev/null >>"$dir/log/daemons.out" 2>&1
+	want "osd.$id"
 }
 
 # setup runs a ceph CLI command of the start-up, its output into a log that
@@ -268,6 +277,20 @@ create_pool() {
 
 start_mds() {
 	ceph-mds -c "$dir/ceph.conf" -i "${1:-a}" </dev/null >>"$dir/log/daemons.out" 2>&1
+	want "mds.${1:-a}"
+}
+
+# want marks daemon $1 as one that should be running, for the tests'
+# watcher (test/watch.go), which fails the tests when such a daemon has
+# no process: a crashed daemon removes its pid file, so only this mark
+# says it ought to be there. unwant takes the mark away before a daemon
+# is stopped on purpose.
+want() {
+	touch "$dir/run/$1.want"
+}
+
+unwant() {
+	rm -f "$dir/run/$1.want"
 }
 
 # create_ec_pool makes erasure-coded pool $1 (k=2, m=1, one chunk per OSD)
@@ -408,8 +431,8 @@ cmd_start() {
 	setup osd set nosnaptrim
 	setup health mute OSDMAP_FLAGS
 
-	local want=$((${#pools[@]} * PG_NUM)) deadline=$((SECONDS + TIMEOUT))
-	until healthy "$want"; do
+	local pgs=$((${#pools[@]} * PG_NUM)) deadline=$((SECONDS + TIMEOUT))
+	until healthy "$pgs"; do
 		if ((SECONDS >= deadline)); then
 			ceph_ status >&2 || true
 			fail "cluster not healthy after ${TIMEOUT}s"
@@ -494,6 +517,7 @@ cmd_stop() {
 		return
 	fi
 	[[ -f $dir/.radoscp-cluster ]] || die "$dir was not made by cluster.sh; not touching it"
+	rm -f "$dir"/run/*.want
 	kill_daemons
 	rm -rf "$dir"
 }
@@ -558,6 +582,7 @@ cmd_stop_daemon() {
 	if [[ $sig == TERM && $name == osd.* ]]; then
 		ceph_ tell "$name" config set osd_fast_shutdown false >/dev/null
 	fi
+	unwant "$name"
 	kill -"$sig" "$pid"
 	for ((i = 0; i < 300; i++)); do
 		is_ours "$pid" || return 0
@@ -577,8 +602,14 @@ cmd_start_daemon() {
 	local name=$2
 	! daemon_pid "$name" >/dev/null || die "$name is already running"
 	case $name in
-	osd.*) ceph-osd -c "$dir/ceph.conf" -i "${name#osd.}" </dev/null >>"$dir/log/daemons.out" 2>&1 ;;
-	mon.a) ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1 ;;
+	osd.*)
+		ceph-osd -c "$dir/ceph.conf" -i "${name#osd.}" </dev/null >>"$dir/log/daemons.out" 2>&1
+		want "$name"
+		;;
+	mon.a)
+		ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1
+		want mon.a
+		;;
 	mds.a | mds.b)
 		[[ -f $dir/ceph.$name.keyring ]] || die "no key for $name: the cluster was started without --fs"
 		start_mds "${name#mds.}"

@@ -17,9 +17,12 @@ import (
 // would end (Skip, Fatal). Calling anything else panics on the nil TB.
 type fakeTB struct {
 	testing.TB
+	real            *testing.T // the test whose name and cleanups it has
 	skipped, failed string
 }
 
+func (f *fakeTB) Name() string                      { return f.real.Name() }
+func (f *fakeTB) Cleanup(fn func())                 { f.real.Cleanup(fn) }
 func (f *fakeTB) Helper()                           {}
 func (f *fakeTB) Skip(args ...any)                  { f.skipped = fmt.Sprint(args...) }
 func (f *fakeTB) Fatal(args ...any)                 { f.failed = fmt.Sprint(args...) }
@@ -54,7 +57,7 @@ func TestConfSkipsOrFails(t *testing.T) {
 				fn         func(testing.TB) string
 				want, ends string
 			}{{Conf, tc.wantConf, tc.confEnds}, {FS, tc.wantFS, tc.fsEnds}} {
-				f := &fakeTB{}
+				f := &fakeTB{real: t}
 				got := c.fn(f)
 				ends := ""
 				switch {
@@ -138,7 +141,7 @@ func TestCeph(t *testing.T) {
 		t.Errorf("osd stat: %s", out)
 	}
 
-	f := &fakeTB{}
+	f := &fakeTB{real: t}
 	Ceph(f, "no-such-command")
 	if !strings.Contains(f.failed, "no-such-command") || !strings.Contains(f.failed, "EINVAL") {
 		t.Errorf("a failing command failed the test with %q, want the command and its stderr", f.failed)

@@ -34,6 +34,13 @@
 // A command's end-to-end tests build it once with [MainWithBinary] and
 // run it with [RunBinary].
 //
+// Every test that asks for the cluster is watched (watch.go): a daemon
+// that cluster.sh started and did not stop, found with no process, fails
+// the tests running then and every later one, naming it with its crash
+// from the log, and a test running past RADOSCP_TEST_LIMIT (20 minutes)
+// panics with every goroutine's stack, so a dead OSD is a failure within
+// a minute, not a hang until go test's timeout.
+//
 // The cluster is shared by every test of a run: use [UniqueName] prefixes,
 // and do not run tests that change cluster-wide settings alongside others
 // (make test runs one package at a time).

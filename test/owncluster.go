@@ -42,11 +42,13 @@ func StartCluster(t testing.TB, fs bool) *Cluster {
 	}
 	c := &Cluster{Dir: dir, Conf: filepath.Join(dir, "ceph.conf")}
 	t.Cleanup(func() {
+		unwatchCluster(dir)
 		if out, err := exec.Command(script(), "stop", dir).CombinedOutput(); err != nil {
 			t.Errorf("cluster.sh stop %s: %v\n%s", dir, err, out)
 		}
 	})
 	c.script(t, 5*time.Minute, args...)
+	watchCluster(dir)
 	var pools []struct {
 		Name string `json:"pool_name"`
 		Type int    `json:"type"` // 1 replicated, 3 erasure
