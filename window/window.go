@@ -53,7 +53,9 @@ type Result struct {
 // Run performs operations [0, n), keeping up to width of them in flight
 // (submitted and not yet complete: waited on, or Ready for a Readier), and
 // waits on them oldest first, so results reach done, and failures are
-// found, in operation order. width is read once; width <= 0 means 1, and
+// found, in operation order. A Readier that is complete when it is the
+// oldest is handed back before the next submission, so a slow submit
+// (one held back by a rate limit) does not delay done. width is read once; width <= 0 means 1, and
 // width > n is allowed. Memory is O(min(width, n)) whatever n is.
 //
 // done, which may be nil, is called on Run's goroutine for every waited
@@ -109,7 +111,7 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 			if ctrl != nil {
 				limit = min(max(ctrl.Width(), 1), size)
 			}
-			if inflight >= limit {
+			if inflight >= limit || headReady(ring, hs, head, tail) {
 				break
 			}
 			if err := ctx.Err(); err != nil {
@@ -188,6 +190,26 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 		res.Done = n
 	}
 	return res
+}
+
+// headReady says whether the oldest operation not handed back is a
+// Readier known to be complete. It is handed back before the next
+// submission: a submission may block (a throttle holds it back), and
+// the caller's checkpoints and progress must not wait for it.
+func headReady(ring []Pending, hs int, head, tail uint64) bool {
+	if head == tail {
+		return false
+	}
+	r, ok := ring[hs].(Readier)
+	if !ok {
+		return false
+	}
+	select {
+	case <-r.Ready():
+		return true
+	default:
+		return false
+	}
 }
 
 func stopped(ctx context.Context, err error, i uint64) error {

@@ -304,3 +304,31 @@ func TestReadierSlowHead(t *testing.T) {
 		t.Errorf("at most %d operations submitted and not handed back, want exactly %d (Lookahead widths)", maxOutstanding, ahead)
 	}
 }
+
+// A submission held back (by a rate limit, say) does not hold back the
+// hand-back of operations already complete: each operation here is
+// complete when submit returns it, and every submission after the first
+// finds the one before it handed back, whatever the width. A dispatcher
+// that handed back only when the window filled would call done for the
+// first operation after the width-th submission, so a throttled copy's
+// checkpoints would lag a whole window behind its copies.
+func TestRunHandsBackBeforeASlowSubmit(t *testing.T) {
+	const n, width = 40, 16
+	var handedBack uint64
+	var lag []uint64
+	submit := func(_ context.Context, i uint64) (Pending, error) {
+		if i > handedBack {
+			lag = append(lag, i-handedBack)
+		}
+		g := make(gateOp)
+		close(g)
+		return g, nil
+	}
+	res := Run(context.Background(), n, width, submit, func(i uint64, err error) { handedBack = i + 1 })
+	if res.Err != nil || res.Done != n {
+		t.Fatalf("Run = %+v", res)
+	}
+	if len(lag) > 0 {
+		t.Fatalf("submissions found %v completed operations not yet handed back", lag)
+	}
+}
