@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"strings"
@@ -28,7 +29,7 @@ func mountBenchDir(cfg config.Config, f *benchFlags) (*benchMount, string, error
 		f.fsDir = "/" + f.prefix
 	}
 	f.fsDir = path.Clean(f.fsDir)
-	mnt, err := mountBenchFS(cfg, f.fsName, true)
+	mnt, err := mountBenchFS(cfg, f.fsName, true, nil)
 	if err != nil {
 		return nil, "", err
 	}
@@ -98,7 +99,17 @@ func runFSContenders(ctx context.Context, mnt *benchMount, cfg config.Config, f 
 			if err := removeFSTree(mnt.fs, dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return nil, nil, fmt.Errorf("%s: removing an old copy: %w", c, err)
 			}
+			before, err := sampleMDS(ctx, cliArgs(cfg), f.fsName)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: reading the MDS's counters: %w", c, err)
+			}
 			rec, err := runChild(ctx, self, cfg, f, plan, c, dst)
+			if err == nil {
+				var after mdsSample
+				if after, err = sampleMDS(ctx, cliArgs(cfg), f.fsName); err == nil {
+					rec.MDS = before.costUntil(after)
+				}
+			}
 			if err == nil && rep == 0 {
 				err = check(dst)
 				verified[i] = err == nil
@@ -136,15 +147,16 @@ type benchMount struct {
 // the connection is the one fscopy needs (cephfs.Session.Options: no
 // client object cache, an admin socket of its own); without, it has
 // libcephfs's defaults, as ceph-mgr's clones do.
-func mountBenchFS(cfg config.Config, name string, sessionOptions bool) (*benchMount, error) {
+func mountBenchFS(cfg config.Config, name string, sessionOptions bool, extra map[string]string) (*benchMount, error) {
 	s, err := cephfs.NewSession()
 	if err != nil {
 		return nil, err
 	}
-	var opts map[string]string
+	opts := map[string]string{}
 	if sessionOptions {
-		opts = s.Options()
+		maps.Copy(opts, s.Options())
 	}
+	maps.Copy(opts, extra)
 	conn, err := connectWith(cfg, opts)
 	if err != nil {
 		s.Close()

@@ -82,7 +82,7 @@ func TestE2EBenchCephFSBadFlags(t *testing.T) {
 // missing file or an extra one fail.
 func TestBenchVerifyFSCopy(t *testing.T) {
 	e := newFSEnv(t)
-	mnt, err := mountBenchFS(config.Config{Conf: e.conf}, "", true)
+	mnt, err := mountBenchFS(config.Config{Conf: e.conf}, "", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

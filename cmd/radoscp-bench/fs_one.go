@@ -40,7 +40,7 @@ func runFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender)
 func measureFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender, copy func(*benchMount) (runRecord, error)) (runRecord, error) {
 	// The anchor mounts as ceph-mgr does, with libcephfs's defaults
 	// (the client object cache on); fscopy as radoscp cp does.
-	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode == "fscopy")
+	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode == "fscopy", injectDelay(f.injectDelay, f.injectDelayType))
 	if err != nil {
 		return runRecord{}, err
 	}

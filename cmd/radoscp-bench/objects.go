@@ -65,6 +65,12 @@ type benchRow struct {
 	Verified bool `json:"verified,omitempty"`
 	// FilesPerS is the tree scenarios' regular files copied per second.
 	FilesPerS float64 `json:"files_per_second,omitempty"`
+	// MDSRequestsPerFile and MDSCPUMsPerFile are the tree scenarios'
+	// medians of the MDS's client requests and CPU milliseconds per
+	// regular file copied; -1 when not measured (the MDS failed over, or
+	// runs on another machine).
+	MDSRequestsPerFile float64 `json:"mds_requests_per_file,omitempty"`
+	MDSCPUMsPerFile    float64 `json:"mds_cpu_ms_per_file,omitempty"`
 }
 
 func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
@@ -128,7 +134,7 @@ func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags,
 		"--config=" + cfg.ConfigFile,
 		"--pool", f.pool, "--namespace", f.namespace, "--prefix", f.prefix,
 		"--objects", strconv.Itoa(f.objects), "--object-size", strconv.FormatUint(plan.objectSize, 10),
-		"--inject-osd-delay", f.injectDelay.String(),
+		"--inject-osd-delay", f.injectDelay.String(), "--inject-delay-type", f.injectDelayType,
 		"--chunk", strconv.FormatUint(cfg.Chunk, 10), "--max-window", strconv.Itoa(cfg.MaxWindow),
 		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String(),
 		"--pin-source=" + strconv.FormatBool(cfg.PinSource)}

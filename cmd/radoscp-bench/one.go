@@ -29,15 +29,18 @@ type runRecord struct {
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	MaxRSSBytes    uint64  `json:"max_rss_bytes"`
 	Window         int     `json:"window"`
+	// MDS is what the run cost the active MDS (CephFS scenarios).
+	MDS *mdsCost `json:"mds,omitempty"`
 }
 
-// injectDelay is the client options that delay every OSD reply by up to d.
-func injectDelay(d time.Duration) map[string]string {
+// injectDelay is the client options that delay every reply from the
+// daemons of types (ms_inject_delay_type: "osd", or "mds osd") by up to d.
+func injectDelay(d time.Duration, types string) map[string]string {
 	if d <= 0 {
 		return nil
 	}
 	return map[string]string{
-		"ms_inject_delay_type":        "osd",
+		"ms_inject_delay_type":        types,
 		"ms_inject_delay_probability": "1",
 		"ms_inject_delay_max":         strconv.FormatFloat(d.Seconds(), 'f', -1, 64),
 	}
@@ -54,7 +57,7 @@ func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan
 	if plan.one.Mode == "rados-cp" {
 		return radosCpLoop(ctx, cfg, f)
 	}
-	conn, err := connectWith(cfg, injectDelay(f.injectDelay))
+	conn, err := connectWith(cfg, injectDelay(f.injectDelay, f.injectDelayType))
 	if err != nil {
 		return runRecord{}, err
 	}
@@ -96,13 +99,11 @@ func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan
 // would. Each copy's latency is its process's wall time, start-up and
 // connection included: that is what such a loop pays per object.
 func radosCpLoop(ctx context.Context, cfg config.Config, f benchFlags) (runRecord, error) {
-	var base []string
-	for _, kv := range [][2]string{{"-c", cfg.Conf}, {"--id", cfg.ID}, {"--name", cfg.Name}, {"--keyring", cfg.Keyring}, {"-N", f.namespace}} {
-		if kv[1] != "" {
-			base = append(base, kv[0], kv[1])
-		}
+	base := cliArgs(cfg)
+	if f.namespace != "" {
+		base = append(base, "-N", f.namespace)
 	}
-	for k, v := range injectDelay(f.injectDelay) {
+	for k, v := range injectDelay(f.injectDelay, f.injectDelayType) {
 		base = append(base, "--"+k, v)
 	}
 	base = append(base, "-p", f.pool, "cp")

@@ -24,6 +24,7 @@ type benchFlags struct {
 	keep                    bool
 	plot                    string
 	injectDelay             time.Duration
+	injectDelayType         string
 	one                     string // a contender to run once in this process (internal)
 	dstPrefix               string // with --one: where it copies to
 
@@ -92,6 +93,7 @@ unless --keep.`,
 	fl.StringVar(&f.plot, "plot", "", "write a plot of speed-up against window to this .svg or .png file")
 	fl.Bool("no-progress", false, "accepted for symmetry with radoscp cp; run prints no progress")
 	fl.DurationVar(&f.injectDelay, "inject-osd-delay", 0, "delay every OSD reply to this client by up to this long (ms_inject_delay_max), to model a latency-bound cluster")
+	fl.StringVar(&f.injectDelayType, "inject-delay-type", "osd", `the daemons whose replies --inject-osd-delay delays (ms_inject_delay_type): "osd", or "mds osd" for a network between a CephFS client and the cluster (every contender's client, ceph-fuse's too)`)
 	fl.IntVar(&f.sourceFiles, "source-files", 8, "cephfs scenario: number of source files")
 	fl.StringVar(&f.fileSize, "file-size", "32M", "cephfs scenario: size of each source file (K, M, G suffixes are powers of 1024)")
 	fl.StringVar(&f.filesAtOnce, "files-at-once", "1,4", "cephfs scenario: comma-separated numbers of files copied at once, swept by clone and fscopy")

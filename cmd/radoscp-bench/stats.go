@@ -151,6 +151,7 @@ func benchHeader(over string, files bool) []string {
 	h := []string{"contender", "wall s", "MiB/s", speedUpHeader(over), "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
 	if files {
 		h = slices.Insert(h, 2, "files/s")
+		h = append(h, "MDS req/file", "MDS CPU ms/file")
 	}
 	return h
 }
@@ -174,8 +175,18 @@ func (r benchRow) cells(files bool) []string {
 		ms(r.P50ms), ms(r.P99ms), fmt.Sprintf("%.2f", r.CPUSeconds), fmt.Sprintf("%.0f", float64(r.MaxRSSBytes)/(1<<20)), client}
 	if files {
 		c = slices.Insert(c, 2, fmt.Sprintf("%.0f", r.FilesPerS))
+		c = append(c, perFile(r.MDSRequestsPerFile), perFile(r.MDSCPUMsPerFile))
 	}
 	return c
+}
+
+// perFile prints a per-file figure, "-" when not measured (negative) or
+// absent (zero: results from before the MDS was counted).
+func perFile(v float64) string {
+	if v <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", v)
 }
 
 func printBench(w io.Writer, rows []benchRow, over string) {

@@ -142,6 +142,7 @@ func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan ben
 		if row.Seconds > 0 {
 			row.FilesPerS = float64(st.files) / row.Seconds
 		}
+		row.MDSRequestsPerFile, row.MDSCPUMsPerFile = mdsPerFile(runs[i], st.files)
 		res.Rows = append(res.Rows, row)
 	}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
@@ -155,7 +156,7 @@ func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan ben
 func runTreeOne(ctx context.Context, cfg config.Config, f benchFlags, c contender) (runRecord, error) {
 	src := path.Join(f.fsDir, "src")
 	if c.Mode == "cp-fuse" {
-		return cpThroughFuse(ctx, cfg, f.fsName, src, f.dstPrefix)
+		return cpThroughFuse(ctx, cfg, f.fsName, src, f.dstPrefix, injectDelay(f.injectDelay, f.injectDelayType))
 	}
 	return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
 		if c.Mode == "clone" {

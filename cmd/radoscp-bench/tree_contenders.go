@@ -110,19 +110,18 @@ func statAttrs(st cephfs.Stat) cephfs.Attrs {
 // flushed what it buffered. Its time runs from cp's start to ceph-fuse's
 // exit; its CPU is cp's and ceph-fuse's over that time (ceph-fuse is
 // the client here).
-func cpThroughFuse(ctx context.Context, cfg config.Config, fsName, src, dst string) (runRecord, error) {
+func cpThroughFuse(ctx context.Context, cfg config.Config, fsName, src, dst string, delay map[string]string) (runRecord, error) {
 	var rec runRecord
 	mnt, err := os.MkdirTemp("", "radoscp-bench-fuse-")
 	if err != nil {
 		return rec, err
 	}
 	defer os.Remove(mnt)
-	args := []string{"-f", "--pid-file=", mnt}
-	for _, kv := range [][2]string{{"-c", cfg.Conf}, {"--id", cfg.ID}, {"--name", cfg.Name}, {"--keyring", cfg.Keyring}} {
-		if kv[1] != "" {
-			args = append([]string{kv[0], kv[1]}, args...)
-		}
+	args := append(cliArgs(cfg), "-f", "--pid-file=")
+	for k, v := range delay {
+		args = append(args, "--"+k+"="+v)
 	}
+	args = append(args, mnt)
 	if fsName != "" {
 		args = append([]string{"--client_fs", fsName}, args...)
 	}

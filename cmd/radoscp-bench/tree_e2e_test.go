@@ -83,6 +83,11 @@ func TestE2EBenchTreeScenarios(t *testing.T) {
 				if !row.Verified || row.FilesPerS <= 0 || row.CPUSeconds <= 0 || row.MaxRSSBytes == 0 {
 					t.Errorf("%s: not verified, or files/s, CPU or peak RSS missing: %+v", c, row)
 				}
+				// Every file is at least one create at the MDS, which
+				// runs here, so its CPU is read too.
+				if row.MDSRequestsPerFile < 1 || row.MDSCPUMsPerFile <= 0 {
+					t.Errorf("%s: MDS requests %.2f or CPU %.3f ms per file: want at least one request and some CPU", c, row.MDSRequestsPerFile, row.MDSCPUMsPerFile)
+				}
 				// Through ceph-fuse, compared by programs that are not
 				// radoscp's: contents, modes, owners, times, links.
 				src, dst := filepath.Join(mnt, dir, "src")+"/", filepath.Join(mnt, dir, strings.ReplaceAll(c, ":", "-")+"-0")+"/"
