@@ -88,7 +88,7 @@ func sampleMDS(ctx context.Context, cfgArgs []string, fsName string) (mdsSample,
 		return s, fmt.Errorf("mds.%s perf dump mds_server: %w", name, err)
 	}
 	s.name, s.requests = name, dump.Server.Requests
-	if pid, ok := localDaemon("ceph-mds", name); ok {
+	if pid, ok := localDaemon("ceph-mds", name, confOf(cfgArgs)); ok {
 		if cpu, err := procCPUSeconds(pid); err == nil {
 			s.cpu, s.cpuKnown = cpu, true
 		}
@@ -131,8 +131,10 @@ func activeMDS(ctx context.Context, cfgArgs []string, fsName string) (string, er
 }
 
 // localDaemon finds the process of daemon prog (ceph-mds) with id name
-// on this machine, by its command line ("-i NAME" or "--id NAME").
-func localDaemon(prog, name string) (int, bool) {
+// on this machine, by its command line ("-i NAME" or "--id NAME"), and
+// when conf is set, started with that conf: several clusters on one
+// machine (test clusters) each have an mds.a.
+func localDaemon(prog, name, conf string) (int, bool) {
 	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, p := range procs {
 		b, err := os.ReadFile(p)
@@ -140,7 +142,7 @@ func localDaemon(prog, name string) (int, bool) {
 			continue
 		}
 		args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-		if filepath.Base(args[0]) != prog {
+		if filepath.Base(args[0]) != prog || (conf != "" && !slices.Contains(args, conf)) {
 			continue
 		}
 		for _, flag := range []string{"-i", "--id"} {
@@ -163,6 +165,16 @@ func cliArgs(cfg config.Config) []string {
 		}
 	}
 	return args
+}
+
+// confOf is the conf path in cliArgs' arguments, absolute, or "".
+func confOf(cfgArgs []string) string {
+	if i := slices.Index(cfgArgs, "-c"); i >= 0 && i+1 < len(cfgArgs) {
+		if abs, err := filepath.Abs(cfgArgs[i+1]); err == nil {
+			return abs
+		}
+	}
+	return ""
 }
 
 // cephCLI runs the ceph CLI with the connection's arguments.
