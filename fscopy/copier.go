@@ -114,6 +114,7 @@ type Copier struct {
 	settling     sync.WaitGroup // copied files being settled (settle.go)
 	settleErrs   []Report       // under mu
 	settlesLetGo atomic.Int64   // files settle let go at settleLimit, write caps still held
+	settlesLeft  atomic.Int64   // files settle left alone: another client changed them
 	placed       placedLog      // files put in place (reconnect.go)
 }
 

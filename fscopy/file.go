@@ -78,6 +78,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	}
 	staging := stagingPath(dst)
 	single := oneObject(sst.Size, c.stagingStriping(sl.Layout))
+	start := time.Now()
 	file, d, err := c.openStaging(staging, sst, sl, single, r)
 	if err != nil {
 		return err
@@ -113,6 +114,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 			_ = c.fs.Unlink(staging)
 			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, dst, err)
 		}
+		c.keepStart(ctx, file, start)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging file %s keeps the first %d bytes; a resume continues): %w",
 			src, dst, staging, d.EOF(), err)
 	}
@@ -155,13 +157,16 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
+	// Every object of the file is written by now: an MDS recovery of it
+	// takes an mtime no later than this (see placed.untouched).
+	placedAt := time.Now()
 	if err := c.fs.Rename(staging, dst); err != nil {
 		return err
 	}
+	c.settle(ctx, dst, file.Ino(), sst, placedAt)
 	if c.opts.afterRename != nil {
 		c.opts.afterRename(dst)
 	}
-	c.settle(ctx, dst, file.Ino(), sst)
 	return nil
 }
 
