@@ -47,7 +47,7 @@ type Options struct {
 	// Files of at most 1 MiB count as 1/8 of a file each (see
 	// fileWeight): up to 8*Files of them are in flight.
 	Files int
-	// NoPreserve skips ownership, times and user xattrs (the mode is the
+	// NoPreserve skips ownership, times and xattrs (the mode is the
 	// source's, without setuid, setgid and group/other write).
 	NoPreserve bool
 	// Resume continues interrupted copies from their staging files.

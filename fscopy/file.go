@@ -446,7 +446,8 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 
 // finish puts the source's metadata on the complete staging file and
 // removes radoscp's records from it (a new one-object copy has none).
-// Times go last: every other change would move them.
+// The xattrs go after the owner and mode (see copyXattrs); they move no
+// times.
 func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecorded bool) error {
 	if !unrecorded {
 		for _, name := range []string{truncate.XattrEOF, xattrSource, xattrOwner} {
@@ -463,16 +464,10 @@ func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecord
 		return c.fs.SetAttrs(file.Path(), cephfs.Attrs{Mode: sst.Perm() &^ 0o6022, UID: st.UID, GID: st.GID,
 			Atime: st.Atime, Mtime: st.Mtime}, false)
 	}
-	xattrs, err := c.fs.UserXattrs(src)
-	if err != nil {
+	if err := c.fs.SetAttrs(file.Path(), attrsOf(sst), false); err != nil {
 		return err
 	}
-	for name, v := range xattrs {
-		if err := file.SetXattr(name, v); err != nil {
-			return err
-		}
-	}
-	return c.fs.SetAttrs(file.Path(), attrsOf(sst), false)
+	return c.copyXattrs(src, file.Path())
 }
 
 func attrsOf(st cephfs.Stat) cephfs.Attrs {
