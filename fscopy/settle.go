@@ -34,6 +34,11 @@ import (
 // journaled that change, and with it the range's removal that came before
 // it. Only then is the reference dropped.
 //
+// Only the times are set then, and only on a file no other client changed
+// since it was put in place (placed.untouched, against the inode's stat
+// right after the rename): settling must not undo another client's chmod,
+// chown or write made in the meantime.
+//
 // That closes the window while the copy's own caps are out, not later
 // ones: the MDS can give the client write caps, and a range, on the file
 // again after it was let go, and an MDS restart then recovers it all the
@@ -73,10 +78,10 @@ func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.S
 }
 
 // settleThen settles dst, left with the metadata of st and its objects
-// all written before at, in the background and, if that succeeded and
-// set its times, runs then (nil for nothing) with its stat right after
-// and when that was. A file another client changed since it was left is
-// left alone (see placed.untouched), and then does not run. It takes the
+// all written before at, in the background and, if that succeeded, runs
+// then (nil for nothing) with what it left of the file: its stat after
+// the times were set, and when. A file another client changed since it
+// was left is left alone (see placed.untouched), and then does not run. It takes the
 // file's stat before it returns: call it right after the file was left.
 func (c *Copier) settleThen(ctx context.Context, dst string, st cephfs.Stat, at time.Time, then func(left cephfs.Stat, at time.Time)) {
 	hold, err := c.fs.Ref(dst)
@@ -97,12 +102,12 @@ func (c *Copier) settleThen(ctx context.Context, dst string, st cephfs.Stat, at 
 	go func() {
 		defer c.settling.Done()
 		defer hold.Release()
-		set, err := c.settleHeld(ctx, hold, &p)
+		changed, err := c.settleHeld(ctx, hold, &p)
 		if err != nil {
 			c.settleFailed(dst, err)
 			return
 		}
-		if set && then != nil {
+		if !changed && then != nil {
 			then(p.left, p.at)
 		}
 	}()
@@ -110,8 +115,8 @@ func (c *Copier) settleThen(ctx context.Context, dst string, st cephfs.Stat, at 
 
 // settleHeld waits until the client gave back its write caps on p's
 // inode, then sets its times once more, through the MDS, unless another
-// client changed the file since it was left; on success it records in p
-// what it left now. It says whether it set the times.
+// client changed the file since it was left (changed, and nothing is
+// set); once it set them it records in p what it left now.
 func (c *Copier) settleHeld(ctx context.Context, hold *cephfs.InodeRef, p *placed) (bool, error) {
 	deadline := time.Now().Add(settleLimit)
 	recheck := time.Now().Add(settleRecheck)
@@ -148,7 +153,7 @@ func (c *Copier) settleHeld(ctx context.Context, hold *cephfs.InodeRef, p *place
 	if err == nil {
 		if ok, _ := p.untouched(now); !ok {
 			c.settlesLeft.Add(1)
-			return false, nil // another client's change: not undone
+			return true, nil // another client's change: not undone
 		}
 		// The times only: a recovery moves nothing else, and setting
 		// the mode or owner again could undo another client's chmod
@@ -165,7 +170,7 @@ func (c *Copier) settleHeld(ctx context.Context, hold *cephfs.InodeRef, p *place
 	if errors.Is(err, fs.ErrNotExist) || store.ErrnoOf(err) == syscall.ESTALE {
 		return false, nil // removed since: no times to keep
 	}
-	return err == nil, err
+	return false, err
 }
 
 func (c *Copier) settleFailed(dst string, err error) {
