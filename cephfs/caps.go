@@ -95,6 +95,20 @@ func (r *InodeRef) Sync() error {
 	return nil
 }
 
+// Stat stats the referenced inode, whatever name it has now: from the
+// caps this client holds on it, or else from the MDS (which first has a
+// client holding changes to it flush them).
+//
+// Implements ceph_ll_getattr.
+func (r *InodeRef) Stat() (Stat, error) {
+	cm := mountPointer(r.fs.m)
+	var stx C.struct_ceph_statx
+	if ret := C.ceph_ll_getattr(cm, r.in, &stx, C.CEPH_STATX_BASIC_STATS, 0, C.ceph_mount_perms(cm)); ret < 0 {
+		return Stat{}, pathError("stat", r.path, errnoErr(int(ret)))
+	}
+	return fromCStatx(&stx), nil
+}
+
 // Release drops the reference.
 //
 // Implements ceph_ll_put.

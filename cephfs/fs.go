@@ -43,12 +43,16 @@ func NewSession() (*Session, error) {
 // with Ceph's default 5 (TestClosedFileGivesWriteCapsBack logs it). A copy
 // holds each copied file until it has (fscopy's settling), and a run waits
 // for the last one. Only the caps no open file wants go back; the shared
-// caps a stat is answered from are kept.
+// caps a stat is answered from are kept. POSIX ACLs are on
+// (client_acl_type posix_acl): without it the client refuses to read or
+// set the system.posix_acl_* xattrs (EOPNOTSUPP), and a copy would lose
+// them; with it the client also checks them, as the kernel client does.
 func (s *Session) Options() map[string]string {
 	return map[string]string{
 		"admin_socket":              s.socket(),
 		"client_oc":                 "false",
 		"client_caps_release_delay": "0",
+		"client_acl_type":           "posix_acl",
 	}
 }
 

@@ -41,15 +41,16 @@ func (f *FS) SetAttrs(path string, a Attrs, symlink bool) error {
 	return nil
 }
 
-// SetAttrs sets the ownership, permissions and times of the referenced
-// inode (a regular file or directory), whatever name it has now.
+// SetTimes sets the access and modification times of the referenced
+// inode, whatever name it has now, and nothing else: its mode and owner
+// are left as they are.
 //
 // Implements ceph_ll_setattr.
-func (r *InodeRef) SetAttrs(a Attrs) error {
-	stx, mask := a.statx(false)
+func (r *InodeRef) SetTimes(atime, mtime time.Time) error {
+	stx := C.struct_ceph_statx{stx_atime: cTimespec(atime), stx_mtime: cTimespec(mtime)}
 	cm := mountPointer(r.fs.m)
-	if ret := C.ceph_ll_setattr(cm, r.in, &stx, mask, C.ceph_mount_perms(cm)); ret < 0 {
-		return pathError("set attributes", r.path, errnoErr(int(ret)))
+	if ret := C.ceph_ll_setattr(cm, r.in, &stx, C.CEPH_SETATTR_ATIME|C.CEPH_SETATTR_MTIME, C.ceph_mount_perms(cm)); ret < 0 {
+		return pathError("set times", r.path, errnoErr(int(ret)))
 	}
 	return nil
 }

@@ -2,17 +2,21 @@ package cephfs
 
 import "strings"
 
-// UserXattrs reads the user.* xattrs of path, without following a final
-// symlink. Other namespaces are not copied: ceph.* are virtual (layouts,
-// quotas), security.* and trusted.* belong to the system that set them.
-func (f *FS) UserXattrs(path string) (map[string][]byte, error) {
+// Xattrs reads the xattrs of path that a copy keeps, without following a
+// final symlink: every namespace a client can read and set (user.*,
+// security.*, trusted.*, and the POSIX ACLs system.posix_acl_access and
+// system.posix_acl_default, which a Session's mount reads and sets), as
+// `cp -a` and `rsync -aAX` keep them. Ceph's virtual ceph.* xattrs
+// (layouts, quotas) are not among them: they are not stored, and a copy
+// handles layouts and quotas itself.
+func (f *FS) Xattrs(path string) (map[string][]byte, error) {
 	names, err := f.m.LlistXattr(path)
 	if err != nil {
 		return nil, pathError("list xattrs", path, err)
 	}
 	out := map[string][]byte{}
 	for _, n := range names {
-		if !strings.HasPrefix(n, "user.") {
+		if strings.HasPrefix(n, "ceph.") {
 			continue
 		}
 		v, err := f.m.LgetXattr(path, n)

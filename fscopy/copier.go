@@ -47,7 +47,7 @@ type Options struct {
 	// Files of at most 1 MiB count as 1/8 of a file each (see
 	// fileWeight): up to 8*Files of them are in flight.
 	Files int
-	// NoPreserve skips ownership, times and user xattrs (the mode is the
+	// NoPreserve skips ownership, times and xattrs (the mode is the
 	// source's, without setuid, setgid and group/other write).
 	NoPreserve bool
 	// Resume continues interrupted copies from their staging files.
@@ -114,6 +114,7 @@ type Copier struct {
 	settling     sync.WaitGroup // copied files being settled (settle.go)
 	settleErrs   []Report       // under mu
 	settlesLetGo atomic.Int64   // files settle let go at settleLimit, write caps still held
+	settlesLeft  atomic.Int64   // files settle left alone: another client changed them
 	placed       placedLog      // files put in place (reconnect.go)
 }
 

@@ -149,7 +149,7 @@ func sameVxattr(name, a, b string) bool {
 }
 
 // FinishDir gives directory dst what a tree copy gives each directory it
-// copies, from directory src: its layout, user xattrs and quotas, then its
+// copies, from directory src: its layout, xattrs and quotas, then its
 // mode, owner and times (set last, and checked; see setDirTimes). With
 // NoPreserve only the mode, without setuid, setgid and group/other
 // write. Subvolume clones call it for the subvolume's root, whose entries
@@ -177,14 +177,8 @@ func (c *Copier) FinishDir(src, dst string) error {
 	if err := c.setDirLayout(dst, a); err != nil {
 		return err
 	}
-	xattrs, err := c.fs.UserXattrs(src)
-	if err != nil {
+	if err := c.copyXattrs(src, dst); err != nil {
 		return err
-	}
-	for name, v := range xattrs {
-		if err := c.fs.SetXattr(dst, name, v); err != nil {
-			return err
-		}
 	}
 	if err := c.setDirQuota(dst, a); err != nil {
 		return err

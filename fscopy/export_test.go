@@ -24,3 +24,7 @@ func SettlesLetGo(c *Copier) int64 { return c.settlesLetGo.Load() }
 // that calls CopyFile (which leaves the settling running, for Copy and
 // Migrate to wait for) must not unmount before.
 func WaitSettled(c *Copier) { c.settling.Wait() }
+
+// SettlesLeft counts the files c's settling left alone because another
+// client changed them after they were put in place.
+func SettlesLeft(c *Copier) int64 { return c.settlesLeft.Load() }

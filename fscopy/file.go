@@ -78,6 +78,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	}
 	staging := stagingPath(dst)
 	single := oneObject(sst.Size, c.stagingStriping(sl.Layout))
+	start := time.Now()
 	file, d, err := c.openStaging(staging, sst, sl, single, r)
 	if err != nil {
 		return err
@@ -113,6 +114,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 			_ = c.fs.Unlink(staging)
 			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, dst, err)
 		}
+		c.keepStart(ctx, file, start)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s (staging file %s keeps the first %d bytes; a resume continues): %w",
 			src, dst, staging, d.EOF(), err)
 	}
@@ -155,13 +157,16 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		c.discard(staging, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
+	// Every object of the file is written by now: an MDS recovery of it
+	// takes an mtime no later than this (see placed.untouched).
+	placedAt := time.Now()
 	if err := c.fs.Rename(staging, dst); err != nil {
 		return err
 	}
+	c.settle(ctx, dst, file.Ino(), sst, placedAt)
 	if c.opts.afterRename != nil {
 		c.opts.afterRename(dst)
 	}
-	c.settle(ctx, dst, file.Ino(), sst)
 	return nil
 }
 
@@ -441,7 +446,8 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 
 // finish puts the source's metadata on the complete staging file and
 // removes radoscp's records from it (a new one-object copy has none).
-// Times go last: every other change would move them.
+// The xattrs go after the owner and mode (see copyXattrs); they move no
+// times.
 func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecorded bool) error {
 	if !unrecorded {
 		for _, name := range []string{truncate.XattrEOF, xattrSource, xattrOwner} {
@@ -458,16 +464,10 @@ func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecord
 		return c.fs.SetAttrs(file.Path(), cephfs.Attrs{Mode: sst.Perm() &^ 0o6022, UID: st.UID, GID: st.GID,
 			Atime: st.Atime, Mtime: st.Mtime}, false)
 	}
-	xattrs, err := c.fs.UserXattrs(src)
-	if err != nil {
+	if err := c.fs.SetAttrs(file.Path(), attrsOf(sst), false); err != nil {
 		return err
 	}
-	for name, v := range xattrs {
-		if err := file.SetXattr(name, v); err != nil {
-			return err
-		}
-	}
-	return c.fs.SetAttrs(file.Path(), attrsOf(sst), false)
+	return c.copyXattrs(src, file.Path())
 }
 
 func attrsOf(st cephfs.Stat) cephfs.Attrs {

@@ -100,7 +100,7 @@ func assertEqual(t *testing.T, what string, got, want []byte) {
 }
 
 // assertSameMeta checks what cp -a keeps: mode, owner, mtime, atime and
-// user xattrs.
+// xattrs.
 func (e *env) assertSameMeta(t *testing.T, src, dst string) {
 	t.Helper()
 	s, err := e.fs.Lstat(src)
@@ -115,16 +115,16 @@ func (e *env) assertSameMeta(t *testing.T, src, dst string) {
 		t.Fatalf("%s: mode %o uid %d gid %d mtime %v atime %v; source %s: mode %o uid %d gid %d mtime %v atime %v",
 			dst, d.Mode, d.UID, d.GID, d.Mtime, d.Atime, src, s.Mode, s.UID, s.GID, s.Mtime, s.Atime)
 	}
-	sx, err := e.fs.UserXattrs(src)
+	sx, err := e.fs.Xattrs(src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dx, err := e.fs.UserXattrs(dst)
+	dx, err := e.fs.Xattrs(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sx) != len(dx) {
-		t.Fatalf("%s: user xattrs %v, source has %v", dst, dx, sx)
+		t.Fatalf("%s: xattrs %v, source has %v", dst, dx, sx)
 	}
 	for k, v := range sx {
 		if !bytes.Equal(dx[k], v) {

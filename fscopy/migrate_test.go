@@ -59,7 +59,7 @@ func TestMigrate(t *testing.T) {
 		if err := e.fs.SetAttrs(keep, a, false); err != nil {
 			t.Fatal(err)
 		}
-		if x, _ := e.fs.UserXattrs(e.path(name)); x != nil {
+		if x, _ := e.fs.Xattrs(e.path(name)); x != nil {
 			for k, v := range x {
 				e.fs.SetXattr(keep, k, v)
 			}

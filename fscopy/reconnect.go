@@ -54,10 +54,31 @@ const suspectAfter = time.Minute
 
 // placed is a file settle put in place.
 type placed struct {
-	dst string
-	ino uint64
-	src cephfs.Stat // its source, whose times it has
-	at  time.Time   // when its times were set and synced
+	dst  string
+	ino  uint64
+	src  cephfs.Stat // its source, whose mode, owner, size and times it has
+	left cephfs.Stat // its own stat when it was left so (its ctime then)
+	at   time.Time   // when it was left so: times set (and synced)
+}
+
+// untouched says whether now, a fresh stat of p's file, shows it as this
+// copy left it, or as an MDS recovery leaves such a file: the same
+// inode, and its source's size, mode and owner, with either its source's
+// mtime and the ctime it was left with, or an mtime a recovery moved
+// (later than the source's, not later than when it was left: the newest
+// object's) with the ctime unchanged or moved with it. moved says which.
+// Anything else is another client's change since (a chmod, chown, write,
+// setxattr, touch), which radoscp must not undo.
+func (p placed) untouched(now cephfs.Stat) (ok, moved bool) {
+	s := p.src
+	if now.Ino != p.ino || now.Size != s.Size || now.Perm() != s.Perm() || now.UID != s.UID || now.GID != s.GID {
+		return false, false
+	}
+	if now.Mtime.Equal(s.Mtime) {
+		return now.Ctime.Equal(p.left.Ctime), false
+	}
+	moved = now.Mtime.After(s.Mtime) && !now.Mtime.After(p.at)
+	return moved && (now.Ctime.Equal(p.left.Ctime) || now.Ctime.Equal(now.Mtime)), moved
 }
 
 // placedLog remembers the files put in place, and the MDS daemons the
@@ -109,9 +130,10 @@ func (c *Copier) watchMDS(now time.Time) {
 	l.files = nil
 }
 
-// remember notes dst (inode ino) as put in place with the times of src.
-func (c *Copier) remember(dst string, ino uint64, src cephfs.Stat) {
+// remember notes p, put in place and settled now.
+func (c *Copier) remember(p placed) {
 	now := c.placed.clock()
+	p.at = now
 	c.placed.mu.Lock()
 	defer c.placed.mu.Unlock()
 	c.watchMDS(now)
@@ -119,13 +141,26 @@ func (c *Copier) remember(dst string, ino uint64, src cephfs.Stat) {
 	for n < len(c.placed.files) && now.Sub(c.placed.files[n].at) > placedKeep {
 		n++
 	}
-	p := placed{dst: dst, ino: ino, src: src, at: now}
 	if now.Before(c.placed.suspectUntil) {
 		c.placed.suspects = append(c.placed.suspects, p)
 		c.placed.files = c.placed.files[n:]
 		return
 	}
 	c.placed.files = append(c.placed.files[n:], p)
+}
+
+// settledAgain records what a re-check's settling left of the file p
+// names, so that a later round judges it against that.
+func (c *Copier) settledAgain(p placed, left cephfs.Stat, at time.Time) {
+	c.placed.mu.Lock()
+	defer c.placed.mu.Unlock()
+	for _, list := range [][]placed{c.placed.suspects, c.placed.files} {
+		for i := range list {
+			if list[i].dst == p.dst && list[i].ino == p.ino {
+				list[i].left, list[i].at = left, at
+			}
+		}
+	}
 }
 
 // recheckTimes, once every file is settled, sets again the times of the
@@ -159,7 +194,7 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 			}
 			if moved {
 				// Still remembered: a later round looks at it again.
-				c.settleThen(ctx, p.dst, p.src, nil)
+				c.settleThen(ctx, p.dst, p.src, p.at, func(left cephfs.Stat, at time.Time) { c.settledAgain(p, left, at) })
 				reset++
 			}
 		}
@@ -171,11 +206,9 @@ func (c *Copier) recheckTimes(ctx context.Context) int {
 	return reset
 }
 
-// recovered says whether p's mtime was moved by an MDS recovery: it is
-// still the inode this copy put there, at its size, with an mtime later
-// than its source's but not later than when the copy put it in place
-// (a recovery takes the newest object's mtime, and only moves it
-// forward). A file removed or written since is left alone.
+// recovered says whether p's mtime was moved by an MDS recovery, and
+// nothing else changed it since (placed.untouched). A file removed or
+// changed since is left alone.
 func (c *Copier) recovered(p placed) (bool, error) {
 	st, err := c.fs.Lstat(p.dst)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -184,6 +217,6 @@ func (c *Copier) recovered(p placed) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return st.Ino == p.ino && st.Size == p.src.Size &&
-		st.Mtime.After(p.src.Mtime) && !st.Mtime.After(p.at), nil
+	ok, moved := p.untouched(st)
+	return ok && moved, nil
 }

@@ -3,8 +3,6 @@ package fscopy
 import (
 	"testing"
 	"time"
-
-	"github.com/radoscp/radoscp/cephfs"
 )
 
 // A run longer than placedKeep: files put in place before an MDS
@@ -22,7 +20,7 @@ func TestPlacedLogKeepsFilesAcrossAReconnect(t *testing.T) {
 
 	put := func(name string, after time.Duration) {
 		now = now.Add(after)
-		c.remember(name, 1, cephfs.Stat{})
+		c.remember(placed{dst: name, ino: 1})
 	}
 	names := func(ps []placed) (out []string) {
 		for _, p := range ps {

@@ -34,6 +34,11 @@ import (
 // journaled that change, and with it the range's removal that came before
 // it. Only then is the reference dropped.
 //
+// Only the times are set then, and only on a file no other client changed
+// since it was put in place (placed.untouched, against the inode's stat
+// right after the rename): settling must not undo another client's chmod,
+// chown or write made in the meantime.
+//
 // That closes the window while the copy's own caps are out, not later
 // ones: the MDS can give the client write caps, and a range, on the file
 // again after it was let go, and an MDS restart then recovers it all the
@@ -56,54 +61,72 @@ const (
 // again.
 const settleRecheck = 3 * time.Second
 
-// settle holds dst, just renamed into place with the times of st, until
-// its write range is gone from the MDS (see above), in the background.
+// settle holds dst (inode ino), just renamed into place with the mode,
+// owner, size and times of st, every object written before at, until its
+// write range is gone from the MDS (see above), in the background.
 // settled waits for every file settle was given.
-func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.Stat) {
+func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.Stat, at time.Time) {
 	if c.opts.NoPreserve {
 		return // the times are the copy's own: an MDS recovery keeps them near enough
 	}
-	c.settleThen(ctx, dst, st, func() {
-		c.remember(dst, ino, st)
+	c.settleThen(ctx, dst, st, at, func(left cephfs.Stat, _ time.Time) {
+		c.remember(placed{dst: dst, ino: ino, src: st, left: left})
 		if c.opts.afterSettle != nil {
 			c.opts.afterSettle(dst)
 		}
 	})
 }
 
-// settleThen settles dst in the background and, if that succeeded, runs
-// then (nil for nothing). The re-check after an MDS reconnect settles
-// again files that are remembered already, and so passes nil.
-func (c *Copier) settleThen(ctx context.Context, dst string, st cephfs.Stat, then func()) {
+// settleThen settles dst, left with the metadata of st and its objects
+// all written before at, in the background and, if that succeeded, runs
+// then (nil for nothing) with what it left of the file: its stat after
+// the times were set, and when. A file another client changed since it
+// was left is left alone (see placed.untouched), and then does not run. It takes the
+// file's stat before it returns: call it right after the file was left.
+func (c *Copier) settleThen(ctx context.Context, dst string, st cephfs.Stat, at time.Time, then func(left cephfs.Stat, at time.Time)) {
 	hold, err := c.fs.Ref(dst)
 	if err != nil {
 		c.settleFailed(dst, err)
 		return
 	}
+	// What this copy left, before any other client can have had it:
+	// the baseline a change by another is found against.
+	left, err := hold.Stat()
+	if err != nil {
+		hold.Release()
+		c.settleFailed(dst, err)
+		return
+	}
+	p := placed{dst: dst, ino: left.Ino, src: st, left: left, at: at}
 	c.settling.Add(1)
 	go func() {
 		defer c.settling.Done()
 		defer hold.Release()
-		if err := c.settleHeld(ctx, dst, hold, st); err != nil {
+		changed, err := c.settleHeld(ctx, hold, &p)
+		if err != nil {
 			c.settleFailed(dst, err)
 			return
 		}
-		if then != nil {
-			then()
+		if !changed && then != nil {
+			then(p.left, p.at)
 		}
 	}()
 }
 
-func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeRef, st cephfs.Stat) error {
+// settleHeld waits until the client gave back its write caps on p's
+// inode, then sets its times once more, through the MDS, unless another
+// client changed the file since it was left (changed, and nothing is
+// set); once it set them it records in p what it left now.
+func (c *Copier) settleHeld(ctx context.Context, hold *cephfs.InodeRef, p *placed) (bool, error) {
 	deadline := time.Now().Add(settleLimit)
 	recheck := time.Now().Add(settleRecheck)
 	for {
-		held, err := c.fs.HoldsWriteCaps(dst)
+		held, err := c.fs.HoldsWriteCaps(p.dst)
 		if errors.Is(err, fs.ErrNotExist) {
-			break // renamed or removed since: set the inode's times all the same
+			break // renamed or removed since: the inode is judged by its stat
 		}
 		if err != nil {
-			return err
+			return false, err
 		}
 		if !held {
 			break
@@ -112,28 +135,42 @@ func (c *Copier) settleHeld(ctx context.Context, dst string, hold *cephfs.InodeR
 			// Write caps granted again after the close (a hard link
 			// to the file does that): make the client look at them.
 			if err := hold.Recheck(); err != nil {
-				return err
+				return false, err
 			}
 			recheck = time.Now().Add(settleRecheck)
 		}
 		if time.Now().After(deadline) {
 			c.settlesLetGo.Add(1)
-			return nil // let go as it is; its times are set
+			return false, nil // let go as it is; its times are set
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return false, nil
 		case <-time.After(settlePoll):
 		}
 	}
-	err := hold.SetAttrs(attrsOf(st))
+	now, err := hold.Stat()
+	if err == nil {
+		if ok, _ := p.untouched(now); !ok {
+			c.settlesLeft.Add(1)
+			return true, nil // another client's change: not undone
+		}
+		// The times only: a recovery moves nothing else, and setting
+		// the mode or owner again could undo another client's chmod
+		// made since the stat.
+		err = hold.SetTimes(p.src.Atime, p.src.Mtime)
+	}
 	if err == nil {
 		err = hold.Sync()
 	}
-	if errors.Is(err, fs.ErrNotExist) || store.ErrnoOf(err) == syscall.ESTALE {
-		return nil // removed since: no times to keep
+	if err == nil {
+		p.left, err = hold.Stat()
+		p.at = time.Now()
 	}
-	return err
+	if errors.Is(err, fs.ErrNotExist) || store.ErrnoOf(err) == syscall.ESTALE {
+		return false, nil // removed since: no times to keep
+	}
+	return false, err
 }
 
 func (c *Copier) settleFailed(dst string, err error) {

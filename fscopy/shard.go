@@ -203,7 +203,7 @@ func (w *shardWalk) why(f Finding, p string, st cephfs.Stat) string {
 // symlink: Missed when it does not exist. A symlink with the source's
 // target (and mtime) is in place; another one Changed. A regular file
 // that exists is Changed if the copy's own check (sameAtDestination:
-// size, mtime, mode, owner, user xattrs) does not find it the same, and
+// size, mtime, mode, owner, xattrs) does not find it the same, and
 // then copied again.
 func (c *Copier) inPlace(src, dst string, st cephfs.Stat) (Finding, bool, error) {
 	if !st.IsRegular() && !st.IsSymlink() {

@@ -319,16 +319,8 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 	if err == nil {
 		err = t.c.setDirLayout(dst, attrs) // before the directory's files
 	}
-	var xattrs map[string][]byte
 	if err == nil {
-		xattrs, err = t.c.fs.UserXattrs(src)
-	}
-	if err == nil {
-		for name, v := range xattrs {
-			if err = t.c.fs.SetXattr(dst, name, v); err != nil {
-				break
-			}
-		}
+		err = t.c.copyXattrs(src, dst) // the owner is set at the end, and clears none on CephFS
 	}
 	if err != nil {
 		r.Outcome, r.Err = Failed, err

@@ -26,7 +26,7 @@ func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs
 
 // sameAtDestination is rsync's quick check, made stricter by what a copy
 // keeps: dst is a regular file with src's size, mtime, mode, owner and
-// user xattrs, and no interrupted copy's staging file sits next to it.
+// xattrs, and no interrupted copy's staging file sits next to it.
 // With Options.Verify the data must also be the same (by OSD checksums,
 // or through the client), so that a file changed in place with its
 // mtime put back is copied again. With NoPreserve the copy keeps no
@@ -48,7 +48,7 @@ func (c *Copier) sameAtDestination(ctx context.Context, src, dst string, sst cep
 	if len(c.metadataDiffs(src, dst, sst, dstat)) > 0 {
 		return r, false
 	}
-	r.Reason = "the destination has the source's size, mtime, mode, owner and user xattrs"
+	r.Reason = "the destination has the source's size, mtime, mode, owner and xattrs"
 	if verifying {
 		var v Verification
 		c.verifyData(ctx, src, dst, sst, dstat, &v)

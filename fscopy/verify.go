@@ -10,6 +10,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strings"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -42,7 +43,7 @@ type VerifySummary struct {
 // Verify compares dst with src, both as given (no cp rule for an existing
 // directory): regular files by their data, compared as Options.Verify
 // says (checksums on the OSDs unless it says Client), and the metadata a
-// copy keeps (mode, owner, mtime and user xattrs; with NoPreserve only
+// copy keeps (mode, owner, mtime and xattrs, ACLs included; with NoPreserve only
 // the type); symlinks by target; directories by their entries, with
 // recursive. report receives every path's verification.
 func (c *Copier) Verify(ctx context.Context, src, dst string, recursive bool, report func(Verification)) (VerifySummary, error) {
@@ -142,10 +143,12 @@ func (c *Copier) metadataDiffs(src, dst string, s, d cephfs.Stat) []string {
 	if s.IsSymlink() {
 		return out
 	}
-	sx, err1 := c.fs.UserXattrs(src)
-	dx, err2 := c.fs.UserXattrs(dst)
-	if errors.Join(err1, err2) == nil && !maps.EqualFunc(sx, dx, bytes.Equal) {
-		out = append(out, fmt.Sprintf("user xattrs %v, the source's %v", slices.Sorted(maps.Keys(dx)), slices.Sorted(maps.Keys(sx))))
+	sx, err1 := c.fs.Xattrs(src)
+	dx, err2 := c.fs.Xattrs(dst)
+	if err := errors.Join(err1, err2); err != nil {
+		out = append(out, fmt.Sprintf("xattrs not compared: %v", err))
+	} else if !maps.EqualFunc(sx, dx, bytes.Equal) {
+		out = append(out, fmt.Sprintf("xattrs %s, the source's %s", xattrList(dx, sx), xattrList(sx, dx)))
 	}
 	return out
 }
@@ -210,4 +213,17 @@ func (c *Copier) verifyDir(ctx context.Context, w *shardWalk, src, dst string, r
 		}
 		v.Differences = append(v.Differences, fmt.Sprintf("%s: %s", path.Join(dst, name), what))
 	}
+}
+
+// xattrList names the xattrs of x, marking with * those whose value
+// other does not have (missing or different).
+func xattrList(x, other map[string][]byte) string {
+	var names []string
+	for _, n := range slices.Sorted(maps.Keys(x)) {
+		if v, ok := other[n]; !ok || !bytes.Equal(v, x[n]) {
+			n += "*"
+		}
+		names = append(names, n)
+	}
+	return "[" + strings.Join(names, " ") + "]"
 }

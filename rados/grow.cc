@@ -55,17 +55,17 @@ extern "C" int radoscp_reset_xattr(rados_ioctx_t io, const char *oid,
 	}
 }
 
-extern "C" int radoscp_unlock_remove(rados_ioctx_t io, const char *oid,
-				     size_t oid_len, const char *unlock_in,
-				     size_t unlock_len)
+extern "C" int radoscp_remove_if_xattr(rados_ioctx_t io, const char *oid,
+				       size_t oid_len, const char *name,
+				       const char *value, size_t value_len)
 {
 	try {
 		librados::IoCtx ioctx;
 		librados::IoCtx::from_rados_ioctx_t(io, ioctx);
 		librados::ObjectWriteOperation op;
-		librados::bufferlist in;
-		in.append(unlock_in, unlock_len);
-		op.exec("lock", "unlock", in);
+		librados::bufferlist v;
+		v.append(value, value_len);
+		op.cmpxattr(name, LIBRADOS_CMPXATTR_OP_EQ, v);
 		op.remove();
 		return ioctx.operate(std::string(oid, oid_len), &op);
 	} catch (const std::bad_alloc &) {

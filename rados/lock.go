@@ -1,7 +1,7 @@
 package rados
 
 import (
-	"encoding/binary"
+	"bytes"
 	"syscall"
 	"time"
 	"unsafe"
@@ -16,8 +16,8 @@ import (
 import "C"
 
 // Advisory locks of Ceph's lock object class (cls_lock): go-ceph's
-// rados_lock_* wrappers with errnos kept, and lock.unlock with a remove in
-// one op, whose input go-ceph does not build.
+// rados_lock_* wrappers with errnos kept, and the removal of a lock's own
+// object with the lock (UnlockAndRemove).
 
 // lockFlagMayRenew is cls_lock's LOCK_FLAG_MAY_RENEW (librados'
 // LIBRADOS_LOCK_FLAG_RENEW): taking a lock this client already holds with
@@ -126,44 +126,48 @@ func (p *Pool) Unlock(oid, name, cookie string) error {
 	return nil
 }
 
+// lockXattrPrefix is where cls_lock keeps a lock on its object: the lock's
+// state (its type, tag and lockers, each with its cookie) is the xattr
+// "lock.NAME", which plain reads and cmpxattr see.
+const lockXattrPrefix = "lock."
+
 // UnlockAndRemove releases this client's exclusive lock name with cookie
-// on oid and removes oid in one op (cls lock.unlock, then remove), so that
-// a lock object is never removed under another holder. If the lock is no
-// longer held by this client (ENOENT), nothing changes and that is
-// reported as ErrNotFound.
+// on oid by removing oid: it reads the lock's state and removes the
+// object in one op guarded by a cmpxattr on that state, only if it names
+// cookie, so that a lock object is never removed under another holder.
+// An unlock and a remove in one op would need the lock class and write in
+// one cephx grant (`allow rwx`), which the least-privilege caps (`allow
+// rw pool=P, allow pool P class lock`) do not give: the OSD checks a
+// compound op against each grant alone. These are plain reads and writes.
+// If the lock is no longer held by this client (expired and taken, or
+// the object gone), nothing changes and that is reported as ErrNotFound.
 func (p *Pool) UnlockAndRemove(oid, name, cookie string) error {
 	if err := p.enter("unlock and remove", oid); err != nil {
 		return err
 	}
 	defer p.conn.leave()
-	coid := C.CString(oid)
-	defer C.free(unsafe.Pointer(coid))
-	in, n := cBytes(encodeStrings(name, cookie))
-	defer C.free(unsafe.Pointer(in))
-	ret := C.radoscp_unlock_remove(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), in, n)
-	return errnoError("unlock and remove", p.Ref(oid), int(ret))
-}
-
-// encodeStrings is a struct of strings under ENCODE_START(1, 1), such as
-// cls_lock_unlock_op (name, cookie).
-func encodeStrings(ss ...string) []byte {
-	var body []byte
-	for _, s := range ss {
-		body = appendString(body, s)
+	attr := lockXattrPrefix + name
+	buf := make([]byte, 64<<10)
+	n, err := p.io.GetXattr(oid, attr, buf)
+	if err != nil {
+		err = wrap("read lock "+name, p.Ref(oid), err)
+		if store.ErrnoOf(err) == syscall.ENODATA {
+			err = &store.Error{Op: "read lock " + name, Object: p.Ref(oid), Errno: syscall.ENOENT}
+		}
+		return err
 	}
-	return envelope(body)
-}
-
-// envelope is Ceph's ENCODE_START(1, 1, bl) ... ENCODE_FINISH: version,
-// compat version, then the body's length (u32 little-endian).
-func envelope(body []byte) []byte {
-	out := []byte{1, 1}
-	out = binary.LittleEndian.AppendUint32(out, uint32(len(body)))
-	return append(out, body...)
-}
-
-// appendString is Ceph's encoding of a std::string: u32 length, bytes.
-func appendString(b []byte, s string) []byte {
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(s)))
-	return append(b, s...)
+	state := buf[:n]
+	if !bytes.Contains(state, []byte(cookie)) {
+		return &store.Error{Op: "unlock and remove", Object: p.Ref(oid), Errno: syscall.ENOENT, Detail: "the lock is no longer this copy's"}
+	}
+	coid, cattr := C.CString(oid), C.CString(attr)
+	defer C.free(unsafe.Pointer(coid))
+	defer C.free(unsafe.Pointer(cattr))
+	cstate, cn := cBytes(state)
+	defer C.free(unsafe.Pointer(cstate))
+	ret := C.radoscp_remove_if_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cattr, cstate, cn)
+	if ret == -C.int(syscall.ECANCELED) {
+		return &store.Error{Op: "unlock and remove", Object: p.Ref(oid), Errno: syscall.ENOENT, Detail: "the lock changed hands meanwhile"}
+	}
+	return errnoError("unlock and remove", p.Ref(oid), int(ret))
 }

@@ -90,12 +90,13 @@ int radoscp_reset_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
 			const char *name, uint64_t expect, const char *also_name,
 			const char *also_value, size_t also_len);
 
-// radoscp_unlock_remove releases a cls_lock lock (lock.unlock with the
-// encoded cls_lock_unlock_op unlock_in) and removes oid in the same op, so
-// the object goes only if this client held the lock. Returns 0 or a
-// negative errno (-ENOENT: the lock was not held; nothing changed).
-int radoscp_unlock_remove(rados_ioctx_t io, const char *oid, size_t oid_len,
-			  const char *unlock_in, size_t unlock_len);
+// radoscp_remove_if_xattr removes oid only if its xattr name still holds
+// value (cmpxattr LIBRADOS_CMPXATTR_OP_EQ, then remove, in one op): plain
+// read and write ops, which `allow rw` caps permit. Returns 0, -ECANCELED
+// when the value differs (nothing changed), or another negative errno.
+int radoscp_remove_if_xattr(rados_ioctx_t io, const char *oid, size_t oid_len,
+			    const char *name, const char *value,
+			    size_t value_len);
 
 // radoscp_checksum64 has the OSD compute the xxhash64 (seed 0) of oid's
 // bytes [off, off+len) (IoCtx::checksum, LIBRADOS_CHECKSUM_TYPE_XXHASH64,

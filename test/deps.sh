@@ -3,15 +3,15 @@
 # daemons for the throwaway test cluster (test/cluster.sh), the librados,
 # libradosstriper and libcephfs headers for cgo, a C++ compiler for the
 # copy-from shim, and the tools the tests check copies with through a
-# ceph-fuse mount (rsync; getfattr, from attr, for layouts and quotas). A
-# quick no-op when everything is installed, so "make test" can always run
-# it.
+# ceph-fuse mount (rsync; getfattr, from attr, for layouts, quotas and
+# xattrs; setfacl, from acl, for POSIX ACLs). A quick no-op when everything
+# is installed, so "make test" can always run it.
 set -euo pipefail
 
 packages=(
 	ceph-mon ceph-osd ceph-mgr ceph-mds ceph-common ceph-fuse
 	librados-dev libradospp-dev libcephfs-dev libradosstriper-dev
-	g++ rsync attr
+	g++ rsync attr acl
 )
 
 missing=()

@@ -19,6 +19,19 @@ func FuseMount(t testing.TB) string {
 	return fuseMount(t, conf)
 }
 
+// FuseMountACL is FuseMount with POSIX ACLs on (client_acl_type
+// posix_acl): ceph-fuse then reads and sets the system.posix_acl_*
+// xattrs, which setfacl, getfacl and `getfattr -m -` use (without it
+// they are refused with EOPNOTSUPP).
+func FuseMountACL(t testing.TB) string {
+	t.Helper()
+	conf := FS(t)
+	if conf == "" {
+		return ""
+	}
+	return fuseMount(t, conf, "--client_acl_type=posix_acl")
+}
+
 // FuseMount mounts the cluster's CephFS (StartCluster with fs) like the
 // package's FuseMount.
 func (c *Cluster) FuseMount(t testing.TB) string {
@@ -26,7 +39,7 @@ func (c *Cluster) FuseMount(t testing.TB) string {
 	return fuseMount(t, c.Conf)
 }
 
-func fuseMount(t testing.TB, conf string) string {
+func fuseMount(t testing.TB, conf string, options ...string) string {
 	t.Helper()
 	if _, err := exec.LookPath("ceph-fuse"); err != nil {
 		t.Fatal("ceph-fuse is not installed (test/deps.sh installs it)")
@@ -34,7 +47,8 @@ func fuseMount(t testing.TB, conf string) string {
 	dir := t.TempDir()
 	// No pid file: the cluster's conf names one per entity, which another
 	// mount of the same client would hold.
-	if out, err := exec.Command("ceph-fuse", "-c", conf, "--pid-file=", dir).CombinedOutput(); err != nil {
+	args := append([]string{"-c", conf, "--pid-file="}, options...)
+	if out, err := exec.Command("ceph-fuse", append(args, dir)...).CombinedOutput(); err != nil {
 		t.Fatalf("ceph-fuse -c %s %s: %v\n%s", conf, dir, err, out)
 	}
 	t.Cleanup(func() {

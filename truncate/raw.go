@@ -58,12 +58,23 @@ func (r *Raw) Generation() store.Generation { return store.Generation{} }
 func (r *Raw) Offloadable(uint64) bool      { return true }
 
 // Close releases the copy lock and removes its object, if OpenRaw took it.
+// A failure leaves only that empty object (see ErrLockLeft); the copied
+// data is not affected.
 func (r *Raw) Close() error {
 	if r.lock == nil {
 		return nil
 	}
-	return r.lock.Release(true)
+	if err := r.lock.Release(true); err != nil {
+		return fmt.Errorf("%w %s: %w", ErrLockLeft, r.objs.Ref(RawLockObject(r.prefix)), err)
+	}
+	return nil
 }
+
+// ErrLockLeft is a copy lock object that could not be removed when its
+// copy ended. It is empty, and the next copy into the prefix takes its
+// lock over (once it expires, if it is still held); it can be removed
+// with `rados rm`.
+var ErrLockLeft = errors.New("could not remove the copy lock object")
 
 // Publish records eof: a raw object set has nowhere to store it, so the
 // caller reports it (and passes it back as the EOF of a later copy). It

@@ -239,7 +239,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	if err != nil {
 		return err
 	}
-	defer dst.Close()
+	defer closeDestination(cmd.ErrOrStderr(), req, dst)
 	p, err := prepare(dst, src, cfg, req, length)
 	if err != nil {
 		return err

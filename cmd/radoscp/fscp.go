@@ -33,7 +33,7 @@ type fsFlags struct {
 func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVarP(&f.recursive, "recursive", "r", false, "cephfs: copy directories and their contents")
 	cmd.Flags().IntVar(&f.files, "files", 4, "cephfs: files copied at once (each with --window objects in flight); files of 1 MiB or less count 1/8 each")
-	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and user.* xattrs")
+	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and xattrs")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 	bindVerify(cmd, &f.verify, "false")

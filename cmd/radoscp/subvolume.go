@@ -35,7 +35,7 @@ subvolume TARGET, as 'ceph fs subvolume snapshot clone' does, with the
 data copied server-side. TARGET gets SUBVOL's data pool (or --pool) and
 quota, and the snapshot root's mode, owner, times, layout and quotas; the
 tree keeps what cp -r keeps (hard links, symlinks, directory layouts and
-quotas, user xattrs). The copy goes to a staging directory inside TARGET,
+quotas, xattrs). The copy goes to a staging directory inside TARGET,
 whose entries are moved into place when all is copied; until the end
 TARGET is mode 0700, owned by root. An interrupted clone is continued by
 the same command with --resume; a failed clone's TARGET is removed.
@@ -51,7 +51,7 @@ continues).`,
 	cmd.Flags().StringVar(&req.Pool, "pool", "", "TARGET's data pool (default: SUBVOL's)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	cmd.Flags().IntVar(&f.files, "files", 4, "files copied at once (each with --window objects in flight)")
-	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "do not keep ownership, times, user.* xattrs, directory layouts and quotas")
+	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "do not keep ownership, times, xattrs, directory layouts and quotas")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted clone into TARGET, and its files from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync before the clone is complete) or off")
 	bindVerify(cmd, &f.verify, "false")

@@ -35,7 +35,7 @@ func newVerifyCommand() *cobra.Command {
 over the same byte ranges of both: only the sums cross the client. Holes on
 both sides match; a hole on one side, an object shorter or longer than the
 file's size gives it, and data past DST's end are differences. For cephfs:
-paths also the metadata a copy keeps (mode, owner, mtime, user xattrs;
+paths also the metadata a copy keeps (mode, owner, mtime, xattrs;
 --no-preserve: only the type), symlink targets and, with -r, whole trees.
 SRC and DST are compared as given (no cp rule for an existing directory).
 
