@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
@@ -42,8 +41,8 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		if !recursive {
 			return sum, fmt.Errorf("%w: cephfs:%s is a directory: give -r to copy it", ErrUsage, src)
 		}
-		if dst == src || strings.HasPrefix(dst, strings.TrimSuffix(src, "/")+"/") {
-			return sum, fmt.Errorf("%w: cannot copy directory cephfs:%s into itself (cephfs:%s)", ErrUsage, src, dst)
+		if err := c.checkOutside(src, dst, sst); err != nil {
+			return sum, err
 		}
 	} else if dst == src {
 		return sum, fmt.Errorf("%w: cephfs:%s and cephfs:%s are the same file", ErrUsage, src, dst)
