@@ -68,6 +68,24 @@ func statFuse(t *testing.T, paths ...string) []string {
 	return strings.Fields(test.Run(t, "stat", append([]string{"-c", "%i,%h,%s"}, paths...)...))
 }
 
+// newTreeEnv is newEnv with a source directory src, made, a destination
+// dst, not, and e's directory through ceph-fuse.
+func newTreeEnv(t *testing.T) (e *env, fuse, src, dst string) {
+	e = newEnv(t)
+	src, dst = e.path("src"), e.path("dst")
+	e.mkdirs(t, src)
+	return e, test.FuseMount(t) + e.dir, src, dst
+}
+
+// sameTree fails t if rsync, comparing data and hard links, finds dst
+// different from src.
+func sameTree(t *testing.T, src, dst string) {
+	t.Helper()
+	if out := test.Run(t, "rsync", "-a", "-H", "-n", "-i", "--checksum", src+"/", dst+"/"); out != "" {
+		t.Fatalf("rsync -a -H -n -i --checksum %s/ %s/ finds differences:\n%s", src, dst, out)
+	}
+}
+
 // A user's file at the destination's staging name, a hard link to
 // sub/bar, is neither grown, nor locked, nor removed: the copy takes
 // another staging name, and bar keeps its data, size and links. Both a
@@ -162,10 +180,7 @@ func TestStagingNameTakenOverMeanwhile(t *testing.T) {
 // X and a file link.X among them), and a verification compares them.
 func TestUserFilesWithStagingNamesAreCopied(t *testing.T) {
 	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		fuse := test.FuseMount(t) + e.dir
-		src, dst := e.path("src"), e.path("dst")
-		e.mkdirs(t, src)
+		e, fuse, src, dst := newTreeEnv(t)
 		names := []string{".radoscp.note", ".radoscp-2.x", ".radoscp-link.y", ".radoscp.link.z", "link.z"}
 		for i, n := range names {
 			e.write(t, src+"/"+n, nil, 0o644, map[uint64][]byte{0: test.RandomData(uint64(94+i), 3000+i)})
@@ -181,9 +196,7 @@ func TestUserFilesWithStagingNamesAreCopied(t *testing.T) {
 		if sum.Files != len(names) || sum.HardLinks != 1 {
 			t.Fatalf("summary %+v: want %d files and 1 hard link", sum, len(names))
 		}
-		if out := test.Run(t, "rsync", "-a", "-H", "-n", "-i", "--checksum", fuse+"/src/", fuse+"/dst/"); out != "" {
-			t.Fatalf("rsync -a -H -n -i --checksum src/ dst/ finds differences:\n%s", out)
-		}
+		sameTree(t, fuse+"/src", fuse+"/dst")
 		// A difference in one of them is found.
 		if err := e.other.Truncate(dst+"/.radoscp.note", 10); err != nil {
 			t.Fatal(err)
@@ -200,10 +213,7 @@ func TestUserFilesWithStagingNamesAreCopied(t *testing.T) {
 // and neither touches the other's staging file.
 func TestHardLinkAndFileLinkDotNameCopiedAtOnce(t *testing.T) {
 	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		fuse := test.FuseMount(t) + e.dir
-		src, dst := e.path("src"), e.path("dst")
-		e.mkdirs(t, src)
+		e, fuse, src, dst := newTreeEnv(t)
 		e.write(t, src+"/a", nil, 0o644, map[uint64][]byte{0: test.RandomData(99, 3000)})
 		e.write(t, src+"/link.x", nil, 0o644, map[uint64][]byte{0: test.RandomData(100, 9<<20+17)})
 		if err := e.other.Link(src+"/a", src+"/x"); err != nil {
@@ -232,9 +242,7 @@ func TestHardLinkAndFileLinkDotNameCopiedAtOnce(t *testing.T) {
 		if sum.Files != 2 || sum.HardLinks != 1 {
 			t.Fatalf("summary %+v: want 2 files and 1 hard link", sum)
 		}
-		if out := test.Run(t, "rsync", "-a", "-H", "-n", "-i", "--checksum", fuse+"/src/", fuse+"/dst/"); out != "" {
-			t.Fatalf("rsync -a -H -n -i --checksum src/ dst/ finds differences:\n%s", out)
-		}
+		sameTree(t, fuse+"/src", fuse+"/dst")
 		if names := strings.Fields(test.Run(t, "ls", "-A", fuse+"/dst")); strings.Join(names, " ") != "a link.x x" {
 			t.Fatalf("dst holds %v: want a, link.x, x and no staging file", names)
 		}
