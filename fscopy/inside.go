@@ -33,11 +33,12 @@ func (c *Copier) checkOutside(src, dst string, sst cephfs.Stat) error {
 			return fmt.Errorf("%w: cannot copy directory cephfs:%s into itself: cephfs:%s is inside it (cephfs:%s is cephfs:%s, inode %x); nothing was written",
 				ErrUsage, src, dst, p, src, sst.Ino)
 		}
+		up := strings.TrimSuffix(p, "/") + "/.." // not path.Join: ".." is resolved by the MDS, not lexically
 		var parent cephfs.Stat
-		if parent, err = c.fs.Stat(p + "/.."); err == nil && parent.Ino == st.Ino && parent.Snap == st.Snap {
+		if parent, err = c.fs.Stat(up); err == nil && parent.Ino == st.Ino && parent.Snap == st.Snap {
 			return nil // the root is its own parent
 		}
-		p, st = p+"/..", parent
+		p, st = up, parent
 	}
 	return fmt.Errorf("%w: destination's directory cephfs:%s: %w", ErrUsage, p, err)
 }

@@ -58,5 +58,10 @@ func TestCopyIntoItselfThroughSymlinkRefused(t *testing.T) {
 				t.Fatalf("after the refused copy to %s, the tree (find -printf '%%p %%i %%n %%s %%T@ %%C@') is\n%s\nwas\n%s", dst, after, before)
 			}
 		}
+		// Through the same symlink, but beside the source: copied.
+		if _, err := cp.copier(t, fscopy.Options{}, nil).Copy(ctx, a, e.path("rootlink")+e.dir+"/b", true); err != nil {
+			t.Fatalf("copy of a to rootlink/.../b: %v", err)
+		}
+		test.Run(t, "diff", "-r", "--no-dereference", fuse+"/a", fuse+"/b")
 	})
 }
