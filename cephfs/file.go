@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"syscall"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 )
@@ -25,6 +26,12 @@ func (f *FS) CreateExclusive(path string, perm uint32) (*File, error) {
 
 // OpenWrite opens an existing file for reading and writing.
 func (f *FS) OpenWrite(path string) (*File, error) { return f.open(path, os.O_RDWR, 0) }
+
+// OpenWriteNoFollow opens an existing file for reading and writing, not
+// following a final symlink (ELOOP).
+func (f *FS) OpenWriteNoFollow(path string) (*File, error) {
+	return f.open(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+}
 
 // OpenRead opens an existing file for reading.
 func (f *FS) OpenRead(path string) (*File, error) { return f.open(path, os.O_RDONLY, 0) }

@@ -44,7 +44,7 @@ func (c *Copier) Count(ctx context.Context, src string, add func(size uint64)) e
 				return
 			}
 			for _, e := range entries {
-				if !IsStaging(e.Name) && !t.excluded(path.Join(p, e.Name), e.Stat) {
+				if !c.isStaging(p, e) && !t.excluded(path.Join(p, e.Name), e.Stat) {
 					walk(path.Join(p, e.Name), e.Stat)
 				}
 			}

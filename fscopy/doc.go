@@ -2,7 +2,8 @@
 // cp -a would, and migrates files to another data pool.
 //
 // Every file is written to a staging file, created exclusively next to its
-// destination (".radoscp." + name) with the layout wanted, and renamed onto
+// destination (".radoscp." + name, marked as radoscp's: see staging.go)
+// with the layout wanted, and renamed onto
 // the destination only when complete, with its metadata in place and the
 // source unchanged since the copy started. So a destination is either
 // absent, or the old file, or a complete copy. An interrupted copy leaves

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"strconv"
 	"time"
 
@@ -25,15 +26,26 @@ import (
 var ErrSourceChanged = radoscp.ErrSourceChanged
 
 // CopyFile copies the regular file src to dst through dst's staging file
-// and renames it into place, replacing dst if it exists. The report says
+// and renames it into place, replacing dst if it exists (with NoClobber,
+// see place). The report says
 // what happened; its Err is also returned.
 func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
+	return c.copyFileAmong(ctx, src, dst, nil)
+}
+
+// copyFileAmong is CopyFile for a file of a tree whose copy puts the
+// names placed in dst's directory: no staging name of dst takes one.
+func (c *Copier) copyFileAmong(ctx context.Context, src, dst string, placed map[string]bool) Report {
 	r := Report{Src: src, Dst: dst, Outcome: Copied}
-	r.Err = c.copyFile(ctx, src, dst, &r)
+	r.Err = c.copyFile(ctx, src, dst, placed, &r)
 	var split errHardLink
 	switch {
 	case errors.As(r.Err, &split):
 		r.Outcome, r.Reason, r.Err = Skipped, split.Error(), nil
+	case errors.Is(r.Err, errClobber):
+		// Skipped, as a destination found at the start is; the error
+		// stays, for a copy of one file to exit with.
+		r.Outcome, r.Reason = Skipped, "created during the copy; no-clobber leaves it alone"
 	case r.Err != nil:
 		r.Outcome = Failed
 	}
@@ -49,7 +61,7 @@ func (e errHardLink) Error() string {
 	return fmt.Sprintf("hard link (%d links): migrating one name would split it from the others", e.links)
 }
 
-func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err error) {
+func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[string]bool, r *Report) (err error) {
 	sst, err := c.fs.Lstat(src)
 	if err != nil {
 		return err
@@ -76,14 +88,14 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 	if err != nil {
 		return err
 	}
-	staging := stagingPath(dst)
 	single := oneObject(sst.Size, c.stagingStriping(sl.Layout))
 	start := time.Now()
-	file, d, err := c.openStaging(staging, sst, sl, single, r)
+	file, d, err := c.openStaging(dst, placed, sst, sl, single, r)
 	if err != nil {
 		return err
 	}
 	defer file.Close()
+	staging := file.Path()
 	if snap != nil {
 		// Whatever failed (a read of the snapshot's data or metadata),
 		// a snapshot removed meanwhile is the cause to report, and what
@@ -93,7 +105,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 				return
 			}
 			if serr := c.checkSnapshot(snap); serr != nil {
-				c.discard(staging, sst.Size)
+				c.discard(file, sst.Size)
 				err = fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w (then: %w); %s was left as it was", src, dst, serr, err, dst)
 			}
 		}()
@@ -111,7 +123,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 			// Nothing to resume (or, a one-object copy, nothing a
 			// resume would continue): leave nothing behind. Its one
 			// object is removed with it, whatever its size.
-			_ = c.fs.Unlink(staging)
+			_ = c.removeStaging(file)
 			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, dst, err)
 		}
 		c.keepStart(ctx, file, start)
@@ -124,11 +136,11 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		return err
 	}
 	if err := c.checkComplete(staging, file.Ino(), sst, d); err != nil {
-		c.discard(staging, sst.Size)
+		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	if err := c.verifyCopy(ctx, source, d, r); err != nil {
-		c.discard(staging, sst.Size)
+		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	if err := c.finish(file, src, sst, d.Unrecorded()); err != nil {
@@ -148,19 +160,19 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, r *Report) (err 
 		c.opts.afterCopy(src)
 	}
 	if err := c.checkSource(src, sst, snap); err != nil {
-		c.discard(staging, sst.Size)
+		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	// Once more, right before the rename: nothing but a complete copy
 	// replaces dst (for migrate, the original).
 	if err := c.checkComplete(staging, file.Ino(), sst, nil); err != nil {
-		c.discard(staging, sst.Size)
+		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	// Every object of the file is written by now: an MDS recovery of it
 	// takes an mtime no later than this (see placed.untouched).
 	placedAt := time.Now()
-	if err := c.fs.Rename(staging, dst); err != nil {
+	if err := c.place(file, dst, sst.Size); err != nil {
 		return err
 	}
 	c.settle(ctx, dst, file.Ino(), sst, placedAt)
@@ -231,36 +243,51 @@ func (c *Copier) checkComplete(staging string, ino uint64, sst cephfs.Stat, d *t
 	return nil
 }
 
-// discard removes a staging file that must not be put in place, first
-// growing it over every object it may have (see coverForPurge).
-func (c *Copier) discard(staging string, size uint64) {
-	if file, err := c.fs.OpenWrite(staging); err == nil {
-		coverForPurge(file, size)
-		file.Close()
-	}
-	_ = c.fs.Unlink(staging)
+// discard removes the staging file this copy wrote, which must not be put
+// in place, first growing it over every object it may have (see
+// coverForPurge). It works on the open file, this copy's own inode,
+// whatever its name now names.
+func (c *Copier) discard(file *cephfs.File, size uint64) {
+	coverForPurge(file, size)
+	_ = c.removeStaging(file)
 }
 
 // openStaging creates dst's staging file, or with Resume continues the one
 // an interrupted copy of the same unchanged source left. Any other staging
-// file there is an interrupted copy's leftover, and is removed. A copy
-// holds an exclusive lock on its staging file (through the MDS) while it
-// runs: a staging file whose lock is held is a live copy's, and is left
-// alone (ErrBusy); one whose lock can be taken is a dead copy's.
-//
-// The staging file is created first, without a lookup: only when it
-// exists already (EEXIST) is it looked at.
-func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, single bool, r *Report) (*cephfs.File, *truncate.CephFS, error) {
+// file of dst there is an interrupted copy's leftover, and is removed. A
+// copy holds an exclusive lock on its staging file (through the MDS) while
+// it runs: a staging file whose lock is held is a live copy's, and is left
+// alone (ErrBusy); one whose lock can be taken is a dead copy's. What is
+// not a staging file of dst (see staging.go) is left alone, and the next
+// staging name is tried; so are the names placed (a tree's entries beside
+// dst: one of them renamed onto a live staging file would fail its copy).
+func (c *Copier) openStaging(dst string, placed map[string]bool, sst cephfs.Stat, sl cephfs.FileLayout, single bool, r *Report) (*cephfs.File, *truncate.CephFS, error) {
+	for k := range stagingNames {
+		if placed[path.Base(stagingPath(dst, k))] {
+			continue
+		}
+		file, d, err := c.openStagingAt(stagingPath(dst, k), path.Base(dst), sst, sl, single, r)
+		if !errors.Is(err, errNotStaging) {
+			return file, d, err
+		}
+	}
+	return nil, nil, errNoStagingName(dst)
+}
+
+// openStagingAt is openStaging at one staging name. The staging file is
+// created first, without a lookup: only when something exists there
+// already (EEXIST) is it looked at.
+func (c *Copier) openStagingAt(staging, base string, sst cephfs.Stat, sl cephfs.FileLayout, single bool, r *Report) (*cephfs.File, *truncate.CephFS, error) {
 	file, err := c.fs.CreateExclusive(staging, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		var d *truncate.CephFS
-		if file, d, err = c.reuseStaging(staging, sst, sl, r); file != nil || err != nil {
+		if file, d, err = c.reuseStaging(staging, base, sst, sl, r); file != nil || err != nil {
 			return file, d, err
 		}
 		file, err = c.fs.CreateExclusive(staging, 0o600)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return nil, nil, fmt.Errorf("%w: cephfs:%s was created by another copy meanwhile; nothing was changed", ErrBusy, staging)
+		return nil, nil, fmt.Errorf("%w: cephfs:%s was created meanwhile, after a leftover staging file there was removed; nothing was changed", ErrBusy, staging)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -271,27 +298,46 @@ func (c *Copier) openStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayo
 		defer file.Close()
 		return nil, nil, c.busy(file, err)
 	}
-	d, err := c.initStaging(file, sst, sl, single)
+	// Marked once locked: a run that finds it marked finds it locked.
+	err = file.SetXattr(xattrStaging, []byte(base))
+	var d *truncate.CephFS
+	if err == nil {
+		d, err = c.initStaging(file, sst, sl, single)
+	}
 	if err == nil && !single {
 		err = c.claim(file, false)
 	}
 	if err != nil {
+		_ = c.removeStaging(file)
 		file.Close()
-		_ = c.fs.Unlink(staging)
 		return nil, nil, err
 	}
 	return file, d, nil
 }
 
-// reuseStaging handles the staging file found in place: a live copy's
-// (ErrBusy), or an interrupted one's, which with Resume it continues
-// (returning it) and otherwise removes (returning no file and no error).
-func (c *Copier) reuseStaging(staging string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
-	old, err := c.fs.OpenWrite(staging)
-	if errors.Is(err, fs.ErrNotExist) {
+// reuseStaging handles what is found at a staging name: a live copy's
+// staging file (ErrBusy), an interrupted one's, which with Resume it
+// continues (returning it) and otherwise removes (returning no file and no
+// error), or anything else (errNotStaging), which it leaves alone. The
+// mark is read before the file is opened, and again on the open file: the
+// file locked, grown and removed is the one that carries it.
+func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
+	mark, err := c.fs.GetXattr(staging, xattrStaging)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil, nil // removed meanwhile
+	case err != nil || string(mark) != base:
+		return nil, nil, errNotStaging
 	}
-	if err != nil {
+	old, err := c.fs.OpenWriteNoFollow(staging)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil
+	case err != nil:
+		return nil, nil, fmt.Errorf("%w: %w", errNotStaging, err)
+	}
+	if err := ownsStaging(old, base); err != nil {
+		old.Close()
 		return nil, nil, err
 	}
 	if err := old.TryLock(); err != nil {
@@ -313,7 +359,7 @@ func (c *Copier) reuseStaging(staging string, sst cephfs.Stat, sl cephfs.FileLay
 		r.Reason = "removed the staging file of an interrupted copy (a resume would continue it)"
 	}
 	coverForPurge(old, sst.Size)
-	err = c.fs.Unlink(staging)
+	err = c.removeStaging(old)
 	old.Close()
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
@@ -445,15 +491,17 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 }
 
 // finish puts the source's metadata on the complete staging file and
-// removes radoscp's records from it (a new one-object copy has none).
+// removes radoscp's records from it (a one-object copy has only its mark).
 // The xattrs go after the owner and mode (see copyXattrs); they move no
 // times.
 func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecorded bool) error {
+	marks := []string{xattrStaging}
 	if !unrecorded {
-		for _, name := range []string{truncate.XattrEOF, xattrSource, xattrOwner} {
-			if err := file.RemoveXattr(name); err != nil {
-				return err
-			}
+		marks = append(marks, truncate.XattrEOF, xattrSource, xattrOwner)
+	}
+	for _, name := range marks {
+		if err := file.RemoveXattr(name); err != nil {
+			return err
 		}
 	}
 	if c.opts.NoPreserve {

@@ -97,9 +97,9 @@ func (ld *linkLeader) finish(ok bool) {
 
 // hardLink makes dst a hard link to the leader's destination once the
 // leader is copied. A dst that already is that file (a rerun) is left
-// as it is; any other dst is replaced atomically, through a link at the
+// as it is; any other dst is replaced atomically, through a link at a
 // staging name and a rename.
-func (c *Copier) hardLink(ctx context.Context, src, dst string, leader *linkLeader) Report {
+func (c *Copier) hardLink(ctx context.Context, src, dst string, leader *linkLeader, placed map[string]bool) Report {
 	r := Report{Src: src, Dst: dst, Outcome: HardLink, Reason: "hard link to cephfs:" + leader.dst}
 	select {
 	case <-leader.done:
@@ -139,28 +139,52 @@ func (c *Copier) hardLink(ctx context.Context, src, dst string, leader *linkLead
 		r.Outcome, r.Err = Failed, err
 		return r
 	}
-	staging := linkStagingPath(dst)
-	if err := c.fs.Unlink(staging); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r.Outcome, r.Err = Failed, err
-		return r
+	if errors.Is(err, fs.ErrNotExist) {
+		// No staging name needed: link(2) fails if dst appeared meanwhile.
+		err = c.fs.Link(leader.dst, dst)
+		switch {
+		case err == nil:
+			return r
+		case errors.Is(err, fs.ErrExist) && c.opts.NoClobber:
+			r.Outcome, r.Reason = Skipped, "created during the copy; no-clobber leaves it alone"
+			return r
+		case !errors.Is(err, fs.ErrExist):
+			r.Outcome, r.Err = Failed, err
+			return r
+		}
 	}
-	if err := c.fs.Link(leader.dst, staging); err != nil {
-		r.Outcome, r.Err = Failed, err
-		return r
-	}
-	if err := c.fs.Rename(staging, dst); err != nil {
-		_ = c.fs.Unlink(staging)
+	if err := c.replaceByLink(leader.dst, dst, placed); err != nil {
 		r.Outcome, r.Err = Failed, err
 	}
 	return r
 }
 
-// linkStagingPath is where a hard link is made before it is renamed onto
-// dst: a staging name of its own, apart from the staging file a copy of a
-// file to dst would use.
-func linkStagingPath(dst string) string {
+// replaceByLink replaces dst with a hard link to target atomically: a link
+// at the first free link staging name (never one that exists: whatever is
+// there is left alone; nor one the tree places, see openStaging), renamed
+// onto dst.
+func (c *Copier) replaceByLink(target, dst string, placed map[string]bool) error {
 	dir, base := path.Split(dst)
-	return stagingPath(dir + "link." + base)
+	for k := range stagingNames {
+		if placed[stagingName(base, k, true)] {
+			continue
+		}
+		staging := dir + stagingName(base, k, true)
+		err := c.fs.Link(target, staging)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := c.fs.Rename(staging, dst); err != nil {
+			_ = c.fs.Unlink(staging)
+			return err
+		}
+		return nil
+	}
+	return fmt.Errorf("no staging name free for the hard link cephfs:%s: %s and the %d names after it all exist (radoscp leaves them alone); nothing was changed",
+		dst, dir+stagingName(base, 0, true), stagingNames-1)
 }
 
 // linkOf is the hard-link step of a tree copy for the regular file src:
@@ -173,7 +197,7 @@ func linkStagingPath(dst string) string {
 // client made the links, a first readdir of the directory gave the file
 // nlink 1 while a stat gave 3), and a link taken for a file of its own
 // would be copied twice.
-func (t *treeCopy) linkOf(ctx context.Context, src, dst string, st cephfs.Stat) (leader *linkLeader, follow bool) {
+func (t *treeCopy) linkOf(ctx context.Context, src, dst string, st cephfs.Stat, placed map[string]bool) (leader *linkLeader, follow bool) {
 	g, ok := GroupOf(st)
 	if !ok {
 		return nil, false
@@ -183,7 +207,7 @@ func (t *treeCopy) linkOf(ctx context.Context, src, dst string, st cephfs.Stat) 
 		return ld, false
 	}
 	t.g.Go(func() error {
-		t.record(t.c.hardLink(ctx, src, dst, ld))
+		t.record(t.c.hardLink(ctx, src, dst, ld, placed))
 		return nil
 	})
 	return nil, true

@@ -71,7 +71,7 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 			return
 		}
 		for _, e := range entries {
-			if q := path.Join(p, e.Name); !IsStaging(e.Name) && !t.excluded(q, e.Stat) {
+			if q := path.Join(p, e.Name); !t.c.isStaging(p, e) && !t.excluded(q, e.Stat) {
 				// Decided on a fresh stat, as a tree copy's are: a
 				// listing's link count can be stale, and a hard link
 				// migrated by one name would be split from the others

@@ -50,11 +50,11 @@ func requestsSince(before, after map[string]uint64) map[string]uint64 {
 	return d
 }
 
-// A file within its object 0 is copied without a single xattr request to
-// the MDS (no source, EOF or owner record to set and remove: its copy is
-// one write), while a file of two objects records all three; both are
-// exact, with their metadata.
-func TestOneObjectCopyRecordsNothing(t *testing.T) {
+// A file within its object 0 is copied with one xattr request to the MDS
+// to set and one to remove: the staging file's mark (no source, EOF or
+// owner record: its copy is one write), while a file of two objects
+// records all three besides; both are exact, with their metadata.
+func TestOneObjectCopyRecordsOnlyItsMark(t *testing.T) {
 	e := newEnv(t)
 	sizes := []int{0, 1, 4096, 65536, 1 << 20, 4 << 20}
 	for i, n := range sizes {
@@ -74,8 +74,9 @@ func TestOneObjectCopyRecordsNothing(t *testing.T) {
 	if small["create"] < uint64(len(sizes)) || small["rename"] < uint64(len(sizes)) {
 		t.Fatalf("the MDS saw %v: fewer creates or renames than the %d copies", small, len(sizes))
 	}
-	if small["setxattr"] != 0 || small["rmxattr"] != 0 {
-		t.Errorf("one-object copies made %d setxattr and %d rmxattr requests, want none (all requests: %v)", small["setxattr"], small["rmxattr"], small)
+	if n := uint64(len(sizes)); small["setxattr"] != n || small["rmxattr"] != n {
+		t.Errorf("%d one-object copies made %d setxattr and %d rmxattr requests, want one each per copy, the staging mark (all requests: %v)",
+			n, small["setxattr"], small["rmxattr"], small)
 	}
 	t.Logf("MDS requests for %d one-object copies: %v", len(sizes), small)
 
@@ -84,8 +85,8 @@ func TestOneObjectCopyRecordsNothing(t *testing.T) {
 		t.Fatal(r.Err)
 	}
 	big := requestsSince(before, mdsRequests(t))
-	if big["setxattr"] < 3 || big["rmxattr"] < 3 {
-		t.Errorf("a two-object copy made %d setxattr and %d rmxattr requests, want its source, EOF and owner records set and removed (all: %v)",
+	if big["setxattr"] < 4 || big["rmxattr"] < 4 {
+		t.Errorf("a two-object copy made %d setxattr and %d rmxattr requests, want its mark and its source, EOF and owner records set and removed (all: %v)",
 			big["setxattr"], big["rmxattr"], big)
 	}
 	for i := range sizes {
@@ -103,8 +104,12 @@ func TestOneObjectLeftoverStartsOver(t *testing.T) {
 	e := newEnv(t)
 	data := test.RandomData(51, 50000)
 	e.write(t, e.path("f"), nil, 0o644, map[uint64][]byte{0: data})
-	// What a copy killed mid-write leaves: part of the data, no records.
+	// What a copy killed mid-write leaves: part of the data, no records
+	// but the mark.
 	e.write(t, e.path(".radoscp.g"), nil, 0o600, map[uint64][]byte{0: data[:1000]})
+	if err := e.other.SetXattr(e.path(".radoscp.g"), "user.radoscp.staging", []byte("g"), 0); err != nil {
+		t.Fatal(err)
+	}
 	var reports []fscopy.Report
 	if _, err := e.copier(t, fscopy.Options{Resume: true}, &reports).Copy(ctx, e.path("f"), e.path("g"), false); err != nil {
 		t.Fatal(err)
@@ -129,6 +134,9 @@ func TestOneObjectStagingLocked(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
+	if err := f.SetXattr("user.radoscp.staging", []byte("g"), 0); err != nil {
+		t.Fatal(err)
+	}
 	if err := f.Flock(gocephfs.LockEX|gocephfs.LockNB, 7); err != nil {
 		t.Fatal(err)
 	}

@@ -291,11 +291,11 @@ func (t *treeCopy) extras(src, dst string, entries []cephfs.Entry) {
 		in[e.Name] = true
 	}
 	for _, e := range have {
-		if in[e.Name] || isTargetStaging(e.Name) {
+		if in[e.Name] || t.c.isTargetStaging(dst, e) {
 			continue
 		}
 		why := "in the destination, not in the source (removed or renamed there after a worker copied it); left alone"
-		if IsStaging(e.Name) {
+		if t.c.isStaging(dst, e) {
 			why = "a staging file whose source is gone (a worker was interrupted copying it); left alone"
 		}
 		t.record(Report{Src: path.Join(src, e.Name), Dst: path.Join(dst, e.Name), Outcome: Skipped, Finding: Extra, Reason: why})
@@ -322,7 +322,16 @@ func (s Summary) findings() error {
 // copy, starting at once, relies on to continue into it.
 const targetStagingPrefix = StagingPrefix + "target."
 
-func isTargetStaging(name string) bool { return strings.HasPrefix(name, targetStagingPrefix) }
+// isTargetStaging reports whether entry e of dir is such a directory,
+// carrying its mark (one made but not yet marked is reported as any
+// other entry).
+func (c *Copier) isTargetStaging(dir string, e cephfs.Entry) bool {
+	if !e.Stat.IsDir() || !strings.HasPrefix(e.Name, targetStagingPrefix) {
+		return false
+	}
+	_, err := c.fs.GetXattr(path.Join(dir, e.Name), xattrTree)
+	return err == nil
+}
 
 // mkdirMarked makes directory dst carrying the mark of a copy of src,
 // atomically: made under a name of its own, marked, then renamed to dst.
@@ -390,7 +399,7 @@ func (c *Copier) verifyOthers(ctx context.Context, w *shardWalk, src, dst string
 		return // the owner of src reports it
 	}
 	for _, e := range entries {
-		if !IsStaging(e.Name) {
+		if !c.isStaging(src, e) {
 			c.verifyPath(ctx, w, path.Join(src, e.Name), path.Join(dst, e.Name), e.Stat, true, report)
 		}
 	}

@@ -3,36 +3,161 @@ package fscopy
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/radoscp/radoscp/cephfs"
 )
 
-// StagingPrefix starts the name of every staging file. Tree walks skip
-// such names: they are copies in progress, not data.
+// Staging names. A file is copied to a staging file next to its
+// destination NAME, at the first free one of a few names derived from NAME
+// alone (stagingName), so that a rerun finds it. Right after its creation
+// (and locking) it is marked: xattr xattrStaging holds NAME. Only a
+// regular file with one link whose mark names the destination being
+// copied is ever taken for a staging file: resumed, grown, truncated,
+// removed, or left out of a walk. Anything else at a staging name, a
+// user's file or an unmarked leftover, is never touched: the copy takes
+// the next name. A crash between a staging file's creation and its mark,
+// or between the mark's removal (finish) and the rename, leaves an
+// unmarked file that radoscp leaves alone.
+//
+// A hard link is replaced through a staging link of its own names
+// (".radoscp-link."), which cannot be marked (an xattr is the inode's,
+// the linked file's): a name that exists is never removed, the link is
+// made at the next free one.
+
+// StagingPrefix starts the name of every staging file of a destination.
 const StagingPrefix = ".radoscp."
+
+// stagingStart starts every staging name: the first of a file
+// (StagingPrefix), later ones (".radoscp-2."), and links' (".radoscp-link.").
+const stagingStart = ".radoscp"
+
+// stagingNames is how many names a staging file of one destination may
+// take before the copy gives up (each taken by something not its own).
+const stagingNames = 8
+
+// xattrStaging marks a staging file; its value is the destination's name.
+const xattrStaging = "user.radoscp.staging"
 
 // xattrSource records which source state a staging file is a copy of, so
 // that a resume continues only a copy of the same, unchanged file.
 const xattrSource = "user.radoscp.source"
 
-// stagingPath is the staging file of dst: next to it, so that the final
-// rename stays in one directory, and derived from its name alone, so that
-// a rerun finds it. Names too long for that are hashed.
-func stagingPath(dst string) string {
-	dir, base := path.Split(dst)
-	name := StagingPrefix + base
+// stagingName is the k-th (from 0) staging name of destination name base,
+// of a file or (link) of a hard link. The tag between stagingStart and the
+// next dot holds no dot, so names of different k, kind or base differ
+// (hashed names aside: their marks tell them apart). Names too long are
+// hashed.
+func stagingName(base string, k int, link bool) string {
+	tag := ""
+	if link {
+		tag = "-link"
+	}
+	if k > 0 {
+		tag += "-" + strconv.Itoa(k+1)
+	}
+	name := stagingStart + tag + "." + base
 	if len(name) > 255 {
 		sum := sha256.Sum256([]byte(base))
-		name = StagingPrefix + hex.EncodeToString(sum[:16])
+		name = stagingStart + tag + "." + hex.EncodeToString(sum[:16])
 	}
-	return dir + name
+	return name
 }
 
-// IsStaging reports whether a directory entry is a staging file.
-func IsStaging(name string) bool { return strings.HasPrefix(name, StagingPrefix) }
+// stagingPath is the k-th staging path of the file dst.
+func stagingPath(dst string, k int) string {
+	dir, base := path.Split(dst)
+	return dir + stagingName(base, k, false)
+}
+
+// isStagingMark reports whether mark, the xattrStaging of the file named
+// name, makes it a staging file: name is a staging name of the
+// destination the mark names.
+func isStagingMark(name string, mark []byte) bool {
+	for k := range stagingNames {
+		if stagingName(string(mark), k, false) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// isStaging reports whether entry e of directory dir is a staging file:
+// a regular file at a staging name, carrying the mark of a staging file
+// of that name. Walks leave such files out; every other entry is data,
+// whatever its name.
+func (c *Copier) isStaging(dir string, e cephfs.Entry) bool {
+	if !e.Stat.IsRegular() || !strings.HasPrefix(e.Name, stagingStart) {
+		return false
+	}
+	mark, err := c.fs.GetXattr(path.Join(dir, e.Name), xattrStaging)
+	return err == nil && isStagingMark(e.Name, mark)
+}
+
+// stagingLeft reports whether a staging file of dst, marked as such, is
+// in place: an interrupted copy's, which a rerun removes or resumes.
+func (c *Copier) stagingLeft(dst string) bool {
+	base := path.Base(dst)
+	for k := range stagingNames {
+		p := stagingPath(dst, k)
+		mark, err := c.fs.GetXattr(p, xattrStaging)
+		if errors.Is(err, fs.ErrNotExist) {
+			return false // the names after the first free one are not used
+		}
+		if err == nil && string(mark) == base {
+			return true
+		}
+	}
+	return false
+}
+
+// errNotStaging is a file at a staging name that is not a staging file of
+// this destination: it is left alone, and the copy takes the next name.
+var errNotStaging = errors.New("not a staging file of this destination")
+
+// ownsStaging checks that the open file is a staging file of destination
+// name base: a regular file of one link (another name's data is never
+// touched through it) carrying the mark.
+func ownsStaging(file *cephfs.File, base string) error {
+	st, err := file.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.IsRegular() || st.Nlink != 1 {
+		return errNotStaging
+	}
+	if mark, err := file.GetXattr(xattrStaging); err != nil || string(mark) != base {
+		return errNotStaging
+	}
+	return nil
+}
+
+// removeStaging unlinks the staging file's name if it still names the
+// file's inode: a staging name a placement put another file at (a tree's
+// file of that name) is left alone.
+func (c *Copier) removeStaging(file *cephfs.File) error {
+	st, err := c.fs.Lstat(file.Path())
+	if err != nil || st.Ino != file.Ino() {
+		return nil
+	}
+	return c.fs.Unlink(file.Path())
+}
+
+// errNoStagingName is a destination whose every staging name is taken by
+// something that is not its staging file.
+func errNoStagingName(dst string) error {
+	var names []string
+	for k := range stagingNames {
+		names = append(names, "cephfs:"+stagingPath(dst, k))
+	}
+	return fmt.Errorf("no staging name free for cephfs:%s: %s are all taken, by files that are not its staging files (radoscp leaves them alone) or by entries of the tree copied beside it; nothing was changed",
+		dst, strings.Join(names, ", "))
+}
 
 // sourceRecord identifies a source's state: inode, size, mtime and ctime,
 // and for a snapshot's file, the snapshot's id (its inode number is the

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
@@ -42,8 +41,8 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		if !recursive {
 			return sum, fmt.Errorf("%w: cephfs:%s is a directory: give -r to copy it", ErrUsage, src)
 		}
-		if dst == src || strings.HasPrefix(dst, strings.TrimSuffix(src, "/")+"/") {
-			return sum, fmt.Errorf("%w: cannot copy directory cephfs:%s into itself (cephfs:%s)", ErrUsage, src, dst)
+		if err := c.checkOutside(src, dst, sst); err != nil {
+			return sum, err
 		}
 	} else if dst == src {
 		return sum, fmt.Errorf("%w: cephfs:%s and cephfs:%s are the same file", ErrUsage, src, dst)
@@ -63,7 +62,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 	}
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
-	t.copy(ctx, src, dst, sst)
+	t.copy(ctx, src, dst, sst, nil)
 	t.g.Wait()
 	t.settled(ctx)
 	// A worker of a sharded copy leaves the mark to the final pass.
@@ -86,7 +85,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, err
 	}
 	if !sst.IsDir() && t.lastErr != nil {
-		if errors.Is(t.lastErr, radoscp.ErrInvalid) {
+		if errors.Is(t.lastErr, radoscp.ErrInvalid) || errors.Is(t.lastErr, errClobber) {
 			return sum, fmt.Errorf("%w: %w", ErrUsage, t.lastErr)
 		}
 		return sum, t.lastErr
@@ -196,7 +195,9 @@ func (t *treeCopy) record(r Report) {
 	t.c.emit(r)
 }
 
-func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
+// copy copies src to dst; placed names the entries the tree puts in dst's
+// directory, which no staging name of dst takes (see openStaging).
+func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, placed map[string]bool) {
 	if ctx.Err() != nil {
 		return
 	}
@@ -216,18 +217,18 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 				return
 			}
 		}
-		leader, follow := t.linkOf(ctx, src, dst, st)
+		leader, follow := t.linkOf(ctx, src, dst, st, placed)
 		if follow {
 			return
 		}
 		t.goFile(ctx, st.Size, func() {
 			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
 			if r.Err == nil {
-				r = t.c.copyUnlessSame(ctx, src, dst, st)
+				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)
 				t.record(r)
 			}
 			if leader != nil {
-				leader.finish(r.Err == nil)
+				leader.finish(r.Err == nil || errors.Is(r.Err, errClobber)) // in place, or kept by no-clobber
 			}
 		})
 	case st.IsSymlink():
@@ -252,12 +253,16 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat) {
 			return
 		}
 		t.extras(src, dst, entries)
+		placed := map[string]bool{}
+		for _, e := range entries {
+			placed[e.Name] = true
+		}
 		for _, e := range entries {
 			p := path.Join(src, e.Name)
-			if IsStaging(e.Name) || t.excluded(p, e.Stat) {
+			if t.c.isStaging(src, e) || t.excluded(p, e.Stat) {
 				continue
 			}
-			t.copy(ctx, p, path.Join(dst, e.Name), t.freshStat(p, e.Stat))
+			t.copy(ctx, p, path.Join(dst, e.Name), t.freshStat(p, e.Stat), placed)
 		}
 	default:
 		t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: st.Type() + ": not copied"})
@@ -338,13 +343,18 @@ func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
 	}
 	r := Report{Src: src, Dst: dst, Outcome: Linked}
 	target, err := t.c.fs.Readlink(src)
-	if err == nil {
+	if err == nil && !t.c.opts.NoClobber {
 		if old, serr := t.c.fs.Lstat(dst); serr == nil && !old.IsDir() {
 			err = t.c.fs.Unlink(dst)
 		}
 	}
 	if err == nil {
 		err = t.c.fs.Symlink(target, dst)
+	}
+	if errors.Is(err, fs.ErrExist) && t.c.opts.NoClobber {
+		// Made since the walk found no dst: symlink(2) does not replace.
+		r.Outcome, r.Reason = Skipped, "created during the copy; no-clobber leaves it alone"
+		return r
 	}
 	if err == nil && !t.c.opts.NoPreserve {
 		err = t.c.fs.SetAttrs(dst, attrsOf(st), true)

@@ -11,14 +11,14 @@ import (
 // is what the copy would make of it (see sameAtDestination): then dst is
 // left alone and reported Unchanged, so a rerun of a tree copy copies
 // only what changed.
-func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs.Stat) Report {
+func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs.Stat, placed map[string]bool) Report {
 	r, same := c.sameAtDestination(ctx, src, dst, sst)
 	switch {
 	case same:
 	case c.opts.DryRun:
 		r = c.dryRunFile(src, dst, sst)
 	default:
-		r = c.CopyFile(ctx, src, dst)
+		r = c.copyFileAmong(ctx, src, dst, placed)
 	}
 	r.Size = sst.Size
 	return r
@@ -42,7 +42,7 @@ func (c *Copier) sameAtDestination(ctx context.Context, src, dst string, sst cep
 	if err != nil || !dstat.IsRegular() || dstat.Size != sst.Size {
 		return r, false
 	}
-	if _, err := c.fs.Lstat(stagingPath(dst)); err == nil {
+	if c.stagingLeft(dst) {
 		return r, false // the copy removes or resumes it
 	}
 	if len(c.metadataDiffs(src, dst, sst, dstat)) > 0 {

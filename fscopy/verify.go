@@ -193,12 +193,12 @@ func (c *Copier) verifyDir(ctx context.Context, w *shardWalk, src, dst string, r
 	if v.Err = errors.Join(err1, err2); v.Err != nil {
 		return
 	}
-	have := map[string]bool{}
+	have := map[string]cephfs.Entry{}
 	for _, e := range de {
-		have[e.Name] = true
+		have[e.Name] = e
 	}
 	for _, e := range se {
-		if IsStaging(e.Name) {
+		if c.isStaging(src, e) {
 			continue
 		}
 		delete(have, e.Name)
@@ -208,7 +208,7 @@ func (c *Copier) verifyDir(ctx context.Context, w *shardWalk, src, dst string, r
 	}
 	for _, name := range slices.Sorted(maps.Keys(have)) {
 		what := "not in the source"
-		if IsStaging(name) {
+		if c.isStaging(dst, have[name]) {
 			what = "a staging file left behind"
 		}
 		v.Differences = append(v.Differences, fmt.Sprintf("%s: %s", path.Join(dst, name), what))

@@ -237,6 +237,9 @@ func TestE2ECephFSBadInput(t *testing.T) {
 	e := newFSEnv(t)
 	e.m.MakeDir(e.path("d"), 0o755)
 	e.write(t, "d/f", []byte("x"))
+	if err := e.m.Symlink("d", e.path("dlink")); err != nil {
+		t.Fatal(err)
+	}
 	src, dir := "cephfs:"+e.path("d/f"), "cephfs:"+e.path("d")
 	for _, tc := range []struct {
 		name string
@@ -245,6 +248,7 @@ func TestE2ECephFSBadInput(t *testing.T) {
 	}{
 		{"dir-without-r", []string{dir, "cephfs:" + e.path("copy")}, "give -r"},
 		{"into-itself", []string{"-r", dir, "cephfs:" + e.path("d/sub")}, "into itself"},
+		{"into-itself-by-symlink", []string{"-r", dir, "cephfs:" + e.path("dlink/sub")}, "is inside it"},
 		{"missing-source", []string{"cephfs:" + e.path("nope"), "cephfs:" + e.path("copy")}, "nope"},
 		{"missing-parent", []string{src, "cephfs:" + e.path("no/such/dir")}, "no/such"},
 		{"files-0", []string{"--files", "0", src, "cephfs:" + e.path("copy")}, "--files 0"},
@@ -262,7 +266,7 @@ func TestE2ECephFSBadInput(t *testing.T) {
 			}
 		})
 	}
-	if n := e.names(t, ""); len(n) != 1 {
+	if n := e.names(t, ""); len(n) != 2 { // d and dlink
 		t.Fatalf("refused copies left %v", n)
 	}
 	if n := e.names(t, "d"); len(n) != 1 {
@@ -306,7 +310,7 @@ func TestE2ESnapshotPathsRefused(t *testing.T) {
 			}
 		})
 	}
-	if n := e.names(t, ""); len(n) != 1 {
+	if n := e.names(t, ""); len(n) != 2 { // d and dlink
 		t.Fatalf("refused copies left %v", n)
 	}
 	if n := e.names(t, "sv/.snap/s1"); len(n) != 1 {
