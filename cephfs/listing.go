@@ -74,6 +74,7 @@ func fromCStatx(stx *C.struct_ceph_statx) Stat {
 		Ino: uint64(stx.stx_ino), Mode: uint32(stx.stx_mode), UID: uint32(stx.stx_uid), GID: uint32(stx.stx_gid),
 		Nlink: uint32(stx.stx_nlink), Size: uint64(stx.stx_size),
 		Atime: cTime(stx.stx_atime), Mtime: cTime(stx.stx_mtime), Ctime: cTime(stx.stx_ctime),
+		Rdev: uint64(stx.stx_rdev),
 	}
 	if dev := uint64(stx.stx_dev); dev != noSnap {
 		s.Snap = dev

@@ -24,12 +24,29 @@ type Stat struct {
 	// A snapshot's inode has the head's number: its objects are the
 	// head's, read at Snap.
 	Snap uint64
+	// Rdev is a device's number as Ceph keeps it: the Linux kernel's
+	// own form, major<<20 | minor (ceph-fuse and the kernel client
+	// convert it to and from stat(2)'s); see Device.
+	Rdev uint64
 }
 
 // IsDir, IsRegular and IsSymlink classify the inode.
 func (s Stat) IsDir() bool     { return s.Mode&syscall.S_IFMT == syscall.S_IFDIR }
 func (s Stat) IsRegular() bool { return s.Mode&syscall.S_IFMT == syscall.S_IFREG }
 func (s Stat) IsSymlink() bool { return s.Mode&syscall.S_IFMT == syscall.S_IFLNK }
+
+// IsSpecial says whether the inode is a FIFO, a socket or a device: a
+// name and metadata, no data.
+func (s Stat) IsSpecial() bool {
+	switch s.Mode & syscall.S_IFMT {
+	case syscall.S_IFIFO, syscall.S_IFSOCK, syscall.S_IFCHR, syscall.S_IFBLK:
+		return true
+	}
+	return false
+}
+
+// Device is a device's major and minor numbers.
+func (s Stat) Device() (major, minor uint64) { return s.Rdev >> 20, s.Rdev & (1<<20 - 1) }
 
 // Perm is the permission bits with setuid, setgid and sticky.
 func (s Stat) Perm() uint32 { return s.Mode & 0o7777 }
@@ -70,7 +87,7 @@ const noSnap = 0xfffffffffffffffe
 func fromStatx(st *gocephfs.CephStatx) Stat {
 	s := Stat{
 		Ino: uint64(st.Inode), Mode: uint32(st.Mode), UID: st.Uid, GID: st.Gid, Nlink: st.Nlink, Size: st.Size,
-		Atime: timespec(st.Atime), Mtime: timespec(st.Mtime), Ctime: timespec(st.Ctime),
+		Atime: timespec(st.Atime), Mtime: timespec(st.Mtime), Ctime: timespec(st.Ctime), Rdev: st.Rdev,
 	}
 	if st.Dev != noSnap {
 		s.Snap = st.Dev

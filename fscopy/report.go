@@ -11,6 +11,7 @@ type Outcome string
 const (
 	Copied    Outcome = "copied"    // a file, complete and in place
 	Linked    Outcome = "symlink"   // a symlink, re-created
+	Special   Outcome = "special"   // a FIFO, socket or device, made
 	HardLink  Outcome = "hardlink"  // a hard link to a file copied earlier in the tree
 	Dir       Outcome = "dir"       // a directory, made (or already there)
 	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
@@ -44,6 +45,8 @@ type Report struct {
 // Summary counts a tree's outcomes.
 type Summary struct {
 	Files, Symlinks, HardLinks, Dirs, Skipped, Failed, Unchanged int
+	// Specials counts the FIFOs, sockets and devices made.
+	Specials int
 	// Excluded counts the paths the filter left out (a directory
 	// counts once, without what is below it).
 	Excluded int
@@ -75,6 +78,8 @@ func (s *Summary) add(r Report) {
 		s.Bytes += r.Result.Bytes
 	case Linked:
 		s.Symlinks++
+	case Special:
+		s.Specials++
 	case HardLink:
 		s.HardLinks++
 	case Dir:

@@ -239,6 +239,14 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			}
 		}
 		t.record(t.symlink(src, dst, st))
+	case st.IsSpecial():
+		if t.c.opts.NoClobber {
+			if _, err := t.c.fs.Lstat(dst); err == nil {
+				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
+				return
+			}
+		}
+		t.record(t.special(src, dst, st))
 	case st.IsDir():
 		if !t.sh.worker() { // a worker makes directories as its files need them (ensureDir)
 			r := t.mkdir(src, dst, st)
@@ -358,6 +366,41 @@ func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
 	}
 	if err == nil && !t.c.opts.NoPreserve {
 		err = t.c.fs.SetAttrs(dst, attrsOf(st), true)
+	}
+	if err != nil {
+		r.Outcome, r.Err = Failed, err
+	}
+	return r
+}
+
+// special makes dst a FIFO, socket or device like src (ceph_mknod with
+// its type and device number), with its mode, owner and times: such a
+// file is its metadata, it has no data. What is at dst already, unless a
+// directory, is replaced, as for a symlink; a special file of the same
+// type and device number is kept and given src's attributes. Under
+// --no-clobber, mknod's EEXIST leaves whatever appeared at dst since the
+// walk looked.
+func (t *treeCopy) special(src, dst string, st cephfs.Stat) Report {
+	r := Report{Src: src, Dst: dst, Outcome: Special}
+	if t.c.opts.DryRun {
+		r.DryRun = true
+		return r
+	}
+	var err error
+	if t.c.opts.NoClobber {
+		if err = t.c.fs.Mknod(dst, st.Mode, st.Rdev); errors.Is(err, fs.ErrExist) {
+			return Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"}
+		}
+	} else if old, serr := t.c.fs.Lstat(dst); serr != nil || old.Mode&^0o7777 != st.Mode&^0o7777 || old.Rdev != st.Rdev {
+		if serr == nil && !old.IsDir() {
+			err = t.c.fs.Unlink(dst)
+		}
+		if err == nil {
+			err = t.c.fs.Mknod(dst, st.Mode, st.Rdev)
+		}
+	}
+	if err == nil && !t.c.opts.NoPreserve {
+		err = t.c.fs.SetAttrs(dst, attrsOf(st), false)
 	}
 	if err != nil {
 		r.Outcome, r.Err = Failed, err

@@ -121,6 +121,10 @@ func (c *Copier) verifyPath(ctx context.Context, w *shardWalk, src, dst string, 
 		}
 	case sst.IsDir():
 		c.verifyDir(ctx, w, src, dst, recursive, &v, report)
+	case sst.IsSpecial() && sst.Rdev != dstat.Rdev:
+		dmaj, dmin := dstat.Device()
+		smaj, smin := sst.Device()
+		v.Differences = append(v.Differences, fmt.Sprintf("device %d:%d, the source's %d:%d", dmaj, dmin, smaj, smin))
 	}
 	report(v)
 }

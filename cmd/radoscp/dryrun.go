@@ -121,6 +121,8 @@ func printDryRun(w io.Writer, r fscopy.Report) {
 		}
 	case fscopy.Linked:
 		fmt.Fprintf(w, "would create symlink cephfs:%s\n", r.Dst)
+	case fscopy.Special:
+		fmt.Fprintf(w, "would make special file cephfs:%s\n", r.Dst)
 	case fscopy.HardLink:
 		fmt.Fprintf(w, "would link cephfs:%s: %s\n", r.Dst, r.Reason)
 	}

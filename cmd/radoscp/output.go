@@ -192,6 +192,7 @@ type jsonSummary struct {
 	Files         int    `json:"files"`
 	Symlinks      int    `json:"symlinks"`
 	HardLinks     int    `json:"hard_links"`
+	Specials      int    `json:"special_files"`
 	Dirs          int    `json:"dirs"`
 	Skipped       int    `json:"skipped"`
 	Unchanged     int    `json:"unchanged"`
@@ -221,7 +222,7 @@ type jsonSummary struct {
 // the time since its walk began, sh the run's --shard.
 func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Dirs: s.Dirs, Skipped: s.Skipped,
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
 			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset}
 		if sh.Worker() {
@@ -238,6 +239,9 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	links := ""
 	if s.HardLinks > 0 {
 		links = ", " + plural(s.HardLinks, "hard link", "hard links")
+	}
+	if s.Specials > 0 {
+		links += ", " + plural(s.Specials, "special file", "special files")
 	}
 	if sh.On() {
 		fmt.Fprintf(w, "shard %s: ", sh)
