@@ -51,8 +51,12 @@ deps:
 man: build
 	bin/radoscp man man
 
+# The version --version reports: the nearest tag, or the commit, and
+# -dirty with uncommitted changes.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+
 build:
-	$(GO) build $(TAGS) -o bin/radoscp ./cmd/radoscp
+	$(GO) build $(TAGS) -ldflags "-X main.version=$(VERSION)" -o bin/radoscp ./cmd/radoscp
 
 build-bench:
 	$(GO) build $(TAGS) -o bin/radoscp-bench ./cmd/radoscp-bench

@@ -21,7 +21,9 @@ func MainWithBinary(m *testing.M, name string, binary *string) {
 		os.Exit(1)
 	}
 	*binary = filepath.Join(dir, name)
-	out, err := exec.Command("go", "build", "-tags", "pacific", "-o", *binary, ".").CombinedOutput()
+	// -buildvcs=auto, whatever GOFLAGS says: the build stamps the commit
+	// it was made from, which --version reports.
+	out, err := exec.Command("go", "build", "-buildvcs=auto", "-tags", "pacific", "-o", *binary, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building %s: %v\n%s", name, err, out)
 		os.RemoveAll(dir)

@@ -118,8 +118,14 @@ func TestE2EProgressAutoLooksAtStderr(t *testing.T) {
 // --version names the librados loaded; man writes a page per command.
 func TestE2EVersionAndMan(t *testing.T) {
 	r := runCmd(t, nil, "--version")
-	if r.code != 0 || !regexp.MustCompile(`^radoscp \S+ \(librados ABI \d+\.\d+\.\d+ loaded`).MatchString(r.stdout) {
+	if r.code != 0 || !regexp.MustCompile(`^radoscp \S+ \(librados ABI \d+\.\d+\.\d+ loaded; built with the Ceph 16.2 pacific API\)`).MatchString(r.stdout) {
 		t.Fatalf("--version: exit %d: %q %q", r.code, r.stdout, r.stderr)
+	}
+	// The test's build (test.MainWithBinary) is of this checkout: the
+	// version names its commit, not "(devel)".
+	head := strings.TrimSpace(test.Run(t, "git", "rev-parse", "HEAD"))
+	if !strings.Contains(r.stdout, head[:12]) {
+		t.Errorf("--version %q does not name the commit built, %s", r.stdout, head[:12])
 	}
 	dir := t.TempDir()
 	if r := runCmd(t, nil, "man", dir); r.code != 0 {

@@ -1,0 +1,5 @@
+//go:build !pacific && !quincy && !reef && !squid
+
+package main
+
+const cephAPI = "newest Ceph"

@@ -1,0 +1,5 @@
+//go:build quincy
+
+package main
+
+const cephAPI = "Ceph 17.2 quincy"

@@ -1,0 +1,5 @@
+//go:build reef
+
+package main
+
+const cephAPI = "Ceph 18.2 reef"

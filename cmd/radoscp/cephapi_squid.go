@@ -1,0 +1,5 @@
+//go:build squid
+
+package main
+
+const cephAPI = "Ceph 19.2 squid"
