@@ -31,8 +31,11 @@
 # daemons write (data, logs, pid files, admin sockets, keyrings) is inside DIR,
 # so several clusters can run side by side and `stop` leaves nothing behind.
 #
-# Environment: RADOSCP_CLUSTER_TIMEOUT (seconds to wait for health, default
-# 120), RADOSCP_MON_PORT (first port to try instead of a random one),
+# Environment: RADOSCP_CEPH_ROOT (a root file system, such as one test/reef.sh
+# made, whose Ceph daemons and tools run the cluster under chroot: another
+# Ceph release than the host's; the cluster directory is bound at the same
+# path inside it, and the host's ceph CLI and clients talk to it),
+# RADOSCP_CLUSTER_TIMEOUT (seconds to wait for health, default 120), RADOSCP_MON_PORT (first port to try instead of a random one),
 # RADOSCP_OSD_BYTES (each memstore OSD's capacity, default 1 GiB; make bench
 # raises it for its 1 GiB copy, which holds 2 GiB of objects).
 set -euo pipefail
@@ -50,6 +53,48 @@ readonly EC_PROFILE=radoscp-k2m1
 # the mon's bind. The OSDs, mgr and mds bind in Ceph's own 6800-7300 range and
 # step over ports in use by themselves.
 readonly PORT_MIN=20000 PORT_SPAN=12000
+
+# runs a Ceph program of the cluster: under chroot when the
+# cluster runs from another root (its directory's ceph-root names it).
+in_root() {
+	if [[ -f $dir/ceph-root ]]; then
+		chroot "$(<"$dir/ceph-root")" "$@"
+	else
+		"$@"
+	fi
+}
+
+# bind_root binds the cluster directory into the root at the same path,
+# and the root's /proc, /sys and /dev, once.
+bind_root() {
+	local root=$1 m
+	for m in proc sys dev; do
+		mountpoint -q "$root/$m" || mount --bind "/$m" "$root/$m"
+	done
+	mkdir -p "$root$dir"
+	mount --bind "$dir" "$root$dir"
+	echo "$root" >"$dir/ceph-root"
+}
+
+unbind_root() {
+	[[ -f $dir/ceph-root ]] || return 0
+	local root
+	root=$(<"$dir/ceph-root")
+	umount "$root$dir" 2>/dev/null || true
+	rmdir "$root$dir" 2>/dev/null || true
+}
+
+# release is the Ceph release of the daemons (pacific, reef, ...).
+release() {
+	in_root ceph-mon --version | sed -n 's/.*) \([a-z]*\) (.*/\1/p'
+}
+
+# newer_release_options are conf lines for daemons newer than Pacific:
+# Quincy's and later mgrs make a .mgr pool after they start, which would
+# change the pool and PG counts the tests and the health check expect.
+newer_release_options() {
+	[[ $(release) == pacific ]] || echo "mgr pool = false"
+}
 
 die() {
 	echo "cluster.sh: $*" >&2
@@ -144,6 +189,7 @@ mon allow pool size one = true
 # The mon enables these mgr modules in a new cluster: none (see [mgr]).
 mgr initial modules =
 mon allow pool delete = true
+$(newer_release_options)
 mon warn on pool no redundancy = false
 # A full test disk must not take the mon down with it (default crit 5%).
 mon data avail warn = 2
@@ -200,12 +246,12 @@ EOF
 add_key() {
 	local name=$1
 	shift
-	ceph-authtool --create-keyring "$dir/ceph.$name.keyring" --gen-key -n "$name" "$@" >/dev/null
-	ceph-authtool "$dir/mkfs.keyring" --import-keyring "$dir/ceph.$name.keyring" >/dev/null
+	in_root ceph-authtool --create-keyring "$dir/ceph.$name.keyring" --gen-key -n "$name" "$@" >/dev/null
+	in_root ceph-authtool "$dir/mkfs.keyring" --import-keyring "$dir/ceph.$name.keyring" >/dev/null
 }
 
 make_keys() {
-	ceph-authtool --create-keyring "$dir/mkfs.keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
+	in_root ceph-authtool --create-keyring "$dir/mkfs.keyring" --gen-key -n mon. --cap mon 'allow *' >/dev/null
 	add_key client.admin --cap mon 'allow *' --cap osd 'allow *' --cap mds 'allow *' --cap mgr 'allow *'
 	add_key mgr.x --cap mon 'allow profile mgr' --cap osd 'allow *' --cap mds 'allow *'
 	local i
@@ -226,13 +272,13 @@ start_mon() {
 		port=$(free_port "$attempt")
 		write_conf "$port"
 		rm -rf "$dir/data/mon.a" "$dir/monmap"
-		monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$port]" \
-			--enable-all-features --set-min-mon-release pacific "$dir/monmap" >/dev/null
-		ceph-mon -c "$dir/ceph.conf" --mkfs -i a --monmap "$dir/monmap" --keyring "$dir/mkfs.keyring" \
+		in_root monmaptool --create --fsid "$fsid" --addv a "[v2:127.0.0.1:$port]" \
+			--enable-all-features --set-min-mon-release "$(release)" "$dir/monmap" >/dev/null
+		in_root ceph-mon -c "$dir/ceph.conf" --mkfs -i a --monmap "$dir/monmap" --keyring "$dir/mkfs.keyring" \
 			>>"$dir/log/mkfs.log" 2>&1
 		# ceph-mon forks into the background once it has bound its port; a
 		# failed bind makes this command itself fail.
-		if ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1; then
+		if in_root ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1; then
 			want mon.a
 			echo "mon.a on 127.0.0.1:$port" >&2
 			return
@@ -250,7 +296,7 @@ start_mon() {
 start_mgr() {
 	setup config set mgr mgr/balancer/active false --force
 	setup config set mgr mgr/devicehealth/enable_monitoring false --force
-	ceph-mgr -c "$dir/ceph.conf" -i x </dev/null >>"$dir/log/daemons.out" 2>&1
+	in_root ceph-mgr -c "$dir/ceph.conf" -i x </dev/null >>"$dir/log/daemons.out" 2>&1
 	want mgr.x
 }
 
@@ -260,8 +306,8 @@ start_osd() {
 	uuid=$(cat /proc/sys/kernel/random/uuid)
 	mkdir -p "$dir/data/osd.$id"
 	setup osd new "$uuid" "$id"
-	ceph-osd -c "$dir/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" >>"$dir/log/mkfs.log" 2>&1
-	ceph-osd -c "$dir/ceph.conf" -i "$id" </dev/null >>"$dir/log/daemons.out" 2>&1
+	in_root ceph-osd -c "$dir/ceph.conf" -i "$id" --mkfs --osd-uuid "$uuid" >>"$dir/log/mkfs.log" 2>&1
+	in_root ceph-osd -c "$dir/ceph.conf" -i "$id" </dev/null >>"$dir/log/daemons.out" 2>&1
 	want "osd.$id"
 }
 
@@ -276,7 +322,7 @@ create_pool() {
 }
 
 start_mds() {
-	ceph-mds -c "$dir/ceph.conf" -i "${1:-a}" </dev/null >>"$dir/log/daemons.out" 2>&1
+	in_root ceph-mds -c "$dir/ceph.conf" -i "${1:-a}" </dev/null >>"$dir/log/daemons.out" 2>&1
 	want "mds.${1:-a}"
 }
 
@@ -392,6 +438,10 @@ cmd_start() {
 	dir=$(cd "$dir" && pwd -P)
 	# The marker lets "stop" refuse to delete a directory it did not make.
 	touch "$dir/.radoscp-cluster"
+	if [[ -n ${RADOSCP_CEPH_ROOT:-} ]]; then
+		[[ -x $RADOSCP_CEPH_ROOT/usr/bin/ceph-mon ]] || die "RADOSCP_CEPH_ROOT=$RADOSCP_CEPH_ROOT has no usr/bin/ceph-mon (test/reef.sh makes one)"
+		bind_root "$(cd "$RADOSCP_CEPH_ROOT" && pwd -P)"
+	fi
 	mkdir -p "$dir/run" "$dir/log" "$dir/data/mgr.x" "$dir/data/mds.a" "$dir/data/mds.b" "$dir/crash"
 	fsid=$(cat /proc/sys/kernel/random/uuid)
 	local t0
@@ -519,6 +569,7 @@ cmd_stop() {
 	[[ -f $dir/.radoscp-cluster ]] || die "$dir was not made by cluster.sh; not touching it"
 	rm -f "$dir"/run/*.want
 	kill_daemons
+	unbind_root
 	rm -rf "$dir"
 }
 
@@ -603,11 +654,11 @@ cmd_start_daemon() {
 	! daemon_pid "$name" >/dev/null || die "$name is already running"
 	case $name in
 	osd.*)
-		ceph-osd -c "$dir/ceph.conf" -i "${name#osd.}" </dev/null >>"$dir/log/daemons.out" 2>&1
+		in_root ceph-osd -c "$dir/ceph.conf" -i "${name#osd.}" </dev/null >>"$dir/log/daemons.out" 2>&1
 		want "$name"
 		;;
 	mon.a)
-		ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1
+		in_root ceph-mon -c "$dir/ceph.conf" -i a </dev/null >>"$dir/log/daemons.out" 2>&1
 		want mon.a
 		;;
 	mds.a | mds.b)

@@ -238,8 +238,9 @@ func Run(t *testing.T, a, b store.Objects, prefix string) {
 	// The engine's safety rests on the generation a copy-from stores: a
 	// plain write (as a stale client's) that ends past the object's end is
 	// clipped at it when the stored truncate_seq is newer (a write wholly
-	// past the end still moves the size, with zeros: the OSD writes 0
-	// bytes at its offset); with (0, 0) stored, writes land as usual.
+	// past the end still moves the size, with zeros, on Ceph 16.2: the
+	// OSD writes 0 bytes at its offset; Ceph 18.2 leaves the size); with
+	// (0, 0) stored, writes land as usual.
 	t.Run("copy stores the generation", func(t *testing.T) {
 		src := name("gsrc")
 		if err := a.WriteFull(src, []byte("abcd")); err != nil {
@@ -269,7 +270,14 @@ func Run(t *testing.T, a, b store.Objects, prefix string) {
 			if tc.gen.Seq == 0 {
 				tc.want = "abcXYZ\x00\x00\x00\x00past"
 			}
-			if got := read(t, b, dst, 100, 0); string(got) != tc.want {
+			got := read(t, b, dst, 100, 0)
+			if tc.gen.Seq != 0 && string(got) == "abcX" {
+				// Ceph 18.2 (Reef): the write wholly past the end
+				// is clipped to nothing and leaves the size alone.
+				// Either way no byte of a stale write lands.
+				tc.want = "abcX"
+			}
+			if string(got) != tc.want {
 				t.Fatalf("generation %+v: writes after the copy give %q, want %q", tc.gen, got, tc.want)
 			}
 		}
