@@ -64,12 +64,18 @@ func restoreAdvice(req cpRequest) string {
 	}
 	first = append(first, canonical(req.src), canonical(tmp))
 	second = append(append([]string{"radoscp cp"}, second...), canonical(tmp), canonical(req.dst))
-	layoutFlags := ""
+	layoutFlags, remove := "", canonical(tmp)
 	if req.dst.Scheme == SchemeRados {
 		layoutFlags = " (both with this copy's --object-size, --stripe-unit and --stripe-count)"
+	} else {
+		ns := ""
+		if tmp.Namespace != "" {
+			ns = " -N " + tmp.Namespace
+		}
+		remove += fmt.Sprintf(" (rados -p %s%s --striper rm %s)", tmp.Pool, ns, tmp.Name)
 	}
 	return fmt.Sprintf("%s is both the source and the destination: a copy-from from an object's snapshot onto the object itself wedges the OSD; to restore it in place, copy the snapshot to a new name, then that copy onto it: %s && %s%s, then remove %s",
-		req.dst, strings.Join(first, " "), strings.Join(second, " "), layoutFlags, canonical(tmp))
+		req.dst, strings.Join(first, " "), strings.Join(second, " "), layoutFlags, remove)
 }
 
 // checked is what precheck found that the copy uses.

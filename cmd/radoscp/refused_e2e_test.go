@@ -238,7 +238,7 @@ func restoreAsAdvised(t *testing.T, conf, snap, S, R string, data []byte, objs [
 			t.Fatalf("restore in place: exit %d, want 2: %s", r.code, r.stderr)
 		}
 		_, advice, ok := strings.Cut(r.stderr, "copy the snapshot to a new name, then that copy onto it: ")
-		advice, _, ok2 := strings.Cut(advice, ", then remove")
+		advice, removal, ok2 := strings.Cut(advice, ", then remove")
 		advice, _, _ = strings.Cut(advice, " (both with")
 		if !ok || !ok2 {
 			t.Fatalf("no restore advice in %q", r.stderr)
@@ -254,5 +254,17 @@ func restoreAsAdvised(t *testing.T, conf, snap, S, R string, data []byte, objs [
 			}
 		}
 		restore.check()
+		if _, rm, ok := strings.Cut(strings.TrimSpace(removal), " (rados "); ok {
+			// The removal the advice names, run as printed.
+			args := strings.Fields(strings.TrimSuffix(rm, ")"))
+			if out, err := test.RadosCLI(conf, args...); err != nil {
+				t.Fatalf("advised rados %v: %v: %s", args, err, out)
+			}
+			if left := striperObjects(t, conf, "radoscp-a", S+".restore"); len(left) > 0 {
+				t.Fatalf("advised removal left %v", left)
+			}
+		} else if restore.layout == nil {
+			t.Fatalf("the striped restore's advice names no removal command: %q", removal)
+		}
 	}
 }
