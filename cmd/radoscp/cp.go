@@ -247,7 +247,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 		return err
 	}
 	defer dst.Close()
-	p, err := prepare(dst, src, cfg, req, length, found.rec)
+	p, err := prepare(dst, cfg, req, length, found.rec)
 	if err != nil {
 		return err
 	}
@@ -343,10 +343,10 @@ type prepared struct {
 //     copy runs with its window and ends at the source's size.
 //   - a range copy writes into the data that is there (copy_file_range).
 //
-// Striped destinations get the record before any byte is written; rec is
-// the source's, if precheck read it already. Nothing here refuses a copy
-// precheck let through, unless the destination changed in between.
-func prepare(dst radoscp.Destination, src radoscp.Source, cfg config.Config, req cpRequest, length uint64, rec *sourceRecord) (prepared, error) {
+// Striped destinations get rec, the source's record precheck read, before
+// any byte is written. Nothing here refuses a copy precheck let through,
+// unless the destination changed in between.
+func prepare(dst radoscp.Destination, cfg config.Config, req cpRequest, length uint64, rec *sourceRecord) (prepared, error) {
 	p := prepared{req: req, length: length}
 	width := statWidth(cfg)
 	switch d := dst.(type) {
@@ -361,13 +361,6 @@ func prepare(dst radoscp.Destination, src radoscp.Source, cfg config.Config, req
 		old, err := readRecord(d, req)
 		if err != nil {
 			return p, err
-		}
-		if rec == nil {
-			r, err := newSourceRecord(src, req, length, width)
-			if err != nil {
-				return p, err
-			}
-			rec = &r
 		}
 		if old != nil {
 			rec.Dirty = max(rec.Dirty, old.Dirty)

@@ -80,15 +80,16 @@ func restoreAdvice(req cpRequest) string {
 
 // checked is what precheck found that the copy uses.
 type checked struct {
-	// rec is the source's record, read for --resume into a striped
-	// destination (nil otherwise).
+	// rec is the source's record, for a striped destination (nil
+	// otherwise, and in a dry run that is not a --resume).
 	rec *sourceRecord
 }
 
 // precheck refuses, reading only, what the copy would refuse once its
 // destination is open: the engine's checks (ranges, objects shared with
 // the source, --offload-only) against the destination as it will be
-// opened, and a --resume that cannot continue into it.
+// opened, a striped destination that is not one, and a --resume that
+// cannot continue into it.
 func (r *runner) precheck(cfg config.Config, req cpRequest, src radoscp.Source, length uint64, opts radoscp.Options) (checked, error) {
 	var c checked
 	p, err := openPool(r.conn, req.dst)
@@ -119,23 +120,33 @@ func (r *runner) precheck(cfg config.Config, req cpRequest, src radoscp.Source, 
 		}
 		return c, usageError{err}
 	}
-	if req.resume && meta != nil {
-		rec, err := newSourceRecord(src, req, length, statWidth(cfg))
-		if err != nil {
-			return c, err
-		}
-		b, err := truncate.ReadStriperRecord(p, req.dst.Name)
-		if err != nil {
-			return c, fmt.Errorf("destination %s: %w", req.dst, err)
-		}
-		old, err := parseRecord(b, req)
-		if err != nil {
-			return c, err
-		}
+	if req.dst.Scheme != SchemeStriper || (req.dryRun && !req.resume) {
+		return c, nil
+	}
+	// prepare records the copy on a striped destination before it
+	// writes a byte; what can fail in that (reading the source's
+	// versions, a record there that does not parse) fails here, before
+	// the destination is created or locked.
+	rec, err := newSourceRecord(src, req, length, statWidth(cfg))
+	if err != nil {
+		return c, err
+	}
+	c.rec = &rec
+	if meta == nil {
+		return c, nil
+	}
+	b, err := truncate.ReadStriperRecord(p, req.dst.Name)
+	if err != nil {
+		return c, fmt.Errorf("destination %s: %w", req.dst, err)
+	}
+	old, err := parseRecord(b, req)
+	if err != nil {
+		return c, err
+	}
+	if req.resume {
 		if err := checkResumable(old, rec, meta.Size, req); err != nil {
 			return c, err
 		}
-		c.rec = &rec
 	}
 	return c, nil
 }
@@ -147,6 +158,10 @@ func readDestinationMeta(p *rados.Pool, req cpRequest) (*truncate.StriperMeta, e
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, nil
+	case err != nil && store.ErrnoOf(err) == 0:
+		// The object is there, without a striped object's metadata:
+		// not what the address says (and not to be locked or recorded on).
+		return nil, usage("destination %s: %w", req.dst, err)
 	case err != nil:
 		return nil, fmt.Errorf("destination %s: %w", req.dst, err)
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -73,15 +71,21 @@ func sameState(t *testing.T, what string, before, after map[string]string) {
 // snapshot is taken: a striped source S (1 MiB objects), a raw source R
 // of two 1 MiB objects in radoscp-a, and a destination D in radoscp-b
 // that exists, with libradosstriper's default layout (4 MiB objects, so
-// not S's) and 1 MiB of data, without a radoscp record.
+// not S's) and 1 MiB of data, without a radoscp record; and N.
 type refusedFixture struct {
 	S, R, D string
+	N       string   // an object of radoscp-b named like a striped object's first, without its xattrs
 	data    []byte   // S's bytes
 	objs    [][]byte // R's objects
 }
 
 func newRefusedFixture(t *testing.T, conf string) refusedFixture {
-	f := refusedFixture{R: test.UniqueName(t), D: putStriper(t, conf, "radoscp-b", oneMiB)}
+	f := refusedFixture{R: test.UniqueName(t), D: putStriper(t, conf, "radoscp-b", oneMiB), N: test.UniqueName(t)}
+	b := test.OpenPool(t, conf, "radoscp-b")
+	if err := b.WriteFull(f.N+".0000000000000000", []byte("not striped")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Remove(f.N + ".0000000000000000") })
 	f.S, f.data = makeStriperSource(t, conf, "radoscp-a", 2*oneMiB+5)
 	f.objs = writeObjects(t, test.OpenPool(t, conf, "radoscp-a"), f.R, 2, oneMiB)
 	return f
@@ -93,7 +97,8 @@ func newRefusedFixture(t *testing.T, conf string) refusedFixture {
 // would wedge the OSD), --offload-only with layouts that need the client
 // (onto an existing destination, which a whole copy would first empty,
 // and onto a new one, which opening would create), --resume into an
-// object it cannot continue, and a dry run of a copy onto itself: each
+// object it cannot continue, a striped destination that is an object
+// without striper metadata, and a dry run of a copy onto itself: each
 // exits 2 with one line naming the bad value, and nothing changed (the
 // source byte for byte, xattrs and versions; the destinations too; no
 // object created). Normal and slow client, each case on objects of its
@@ -149,6 +154,10 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 		}, offloadOnly},
 		{"resume-without-record", func(f refusedFixture, _ string) []string { return []string{"--resume", SS(f), DD(f)} },
 			func(f refusedFixture) []string { return []string{"--resume", DD(f), "no record"} }},
+		{"not-a-striped-destination", func(f refusedFixture, _ string) []string { return []string{SS(f), "striper:radoscp-b/" + f.N} },
+			func(f refusedFixture) []string {
+				return []string{"striper:radoscp-b/" + f.N, "not a libradosstriper object"}
+			}},
 		{"dry-run-onto-itself", func(f refusedFixture, _ string) []string { return []string{"--dry-run", SS(f), SS(f)} }, self(SS)},
 	}
 	clients := confs(t, conf)
@@ -165,7 +174,7 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 				t.Run(tc.name, func(t *testing.T) {
 					f, fresh := fixtures[c.name+"/"+tc.name], test.UniqueName(t)
 					beforeA := objectsState(t, conf, "radoscp-a", f.S, f.R)
-					beforeB := objectsState(t, conf, "radoscp-b", f.D, fresh)
+					beforeB := objectsState(t, conf, "radoscp-b", f.D, f.N, fresh)
 					r := runCmd(t, nil, append([]string{"cp", "-c", c.conf, "--no-progress"}, tc.args(f, fresh)...)...)
 					msg := strings.TrimRight(r.stderr, "\n")
 					if r.code != 2 || r.stdout != "" || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "radoscp: ") {
@@ -180,7 +189,7 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 						t.Errorf("stderr %q", msg)
 					}
 					sameState(t, "source pool radoscp-a", beforeA, objectsState(t, conf, "radoscp-a", f.S, f.R))
-					sameState(t, "destination pool radoscp-b", beforeB, objectsState(t, conf, "radoscp-b", f.D, fresh))
+					sameState(t, "destination pool radoscp-b", beforeB, objectsState(t, conf, "radoscp-b", f.D, f.N, fresh))
 				})
 			}
 			t.Run("restore-as-advised", func(t *testing.T) {
@@ -196,19 +205,8 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 // restore prints, and checks with the rados CLI that the heads are the
 // snapshot's again.
 func restoreAsAdvised(t *testing.T, conf, snap, S, R string, data []byte, objs [][]byte) {
-	other := test.UniqueName(t)
 	a := test.OpenPool(t, conf, "radoscp-a")
-	writeObjects(t, a, other, 2, oneMiB)
-	if r := runCmd(t, nil, "cp", "-c", conf, "--object-size", "1M", "--length", "2M", "--no-progress",
-		"rados:radoscp-a/"+other, "striper:radoscp-a/"+S); r.code != 0 {
-		t.Fatalf("replacing the striped head: exit %d: %s", r.code, r.stderr)
-	}
-	head := filepath.Join(t.TempDir(), "head")
-	if err := os.WriteFile(head, []byte("head"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "put", objName(R, 0), head)
-	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "rm", objName(R, 1))
+	moveHeads(t, conf, S, nil, R, 0, 1)
 
 	for _, restore := range []struct {
 		args   []string
