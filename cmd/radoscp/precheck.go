@@ -88,8 +88,9 @@ type checked struct {
 // precheck refuses, reading only, what the copy would refuse once its
 // destination is open: the engine's checks (ranges, objects shared with
 // the source, --offload-only) against the destination as it will be
-// opened, a striped destination that is not one, and a --resume that
-// cannot continue into it.
+// opened, a striped destination that is not one, a raw destination's
+// lock object that is someone else's, and a --resume that cannot continue
+// into it.
 func (r *runner) precheck(cfg config.Config, req cpRequest, src radoscp.Source, length uint64, opts radoscp.Options) (checked, error) {
 	var c checked
 	p, err := openPool(r.conn, req.dst)
@@ -120,7 +121,10 @@ func (r *runner) precheck(cfg config.Config, req cpRequest, src radoscp.Source, 
 		}
 		return c, usageError{err}
 	}
-	if req.dst.Scheme != SchemeStriper || (req.dryRun && !req.resume) {
+	if req.dst.Scheme == SchemeRados {
+		return c, destinationError(req, truncate.CheckRawLockObject(p, req.dst.Name))
+	}
+	if req.dryRun && !req.resume {
 		return c, nil
 	}
 	// prepare records the copy on a striped destination before it

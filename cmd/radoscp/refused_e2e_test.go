@@ -41,11 +41,8 @@ func objectsState(t *testing.T, conf, pool string, names ...string) map[string]s
 			attrs := strings.Fields(test.Run(t, "rados", "-c", conf, "-p", pool, "listxattr", oid))
 			slices.Sort(attrs)
 			for _, a := range attrs {
-				out, err := test.RadosCLI(conf, "-p", pool, "getxattr", oid, a)
-				if err != nil {
-					t.Fatalf("rados getxattr %s %s: %v: %s", oid, a, err, out)
-				}
-				s += fmt.Sprintf("; %s=%q", a, out)
+				// Its stdout only: a loaded cluster's clients log to stderr.
+				s += fmt.Sprintf("; %s=%q", a, test.Run(t, "rados", "-c", conf, "-p", pool, "getxattr", oid, a))
 			}
 			state[oid] = s
 		}
@@ -71,10 +68,11 @@ func sameState(t *testing.T, what string, before, after map[string]string) {
 // snapshot is taken: a striped source S (1 MiB objects), a raw source R
 // of two 1 MiB objects in radoscp-a, and a destination D in radoscp-b
 // that exists, with libradosstriper's default layout (4 MiB objects, so
-// not S's) and 1 MiB of data, without a radoscp record; and N.
+// not S's) and 1 MiB of data, without a radoscp record; and N and L.
 type refusedFixture struct {
 	S, R, D string
 	N       string   // an object of radoscp-b named like a striped object's first, without its xattrs
+	L       string   // a prefix whose lock object's name a user's object of radoscp-b has
 	data    []byte   // S's bytes
 	objs    [][]byte // R's objects
 }
@@ -86,6 +84,11 @@ func newRefusedFixture(t *testing.T, conf string) refusedFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Remove(f.N + ".0000000000000000") })
+	f.L = test.UniqueName(t)
+	if err := b.WriteFull(f.L+".radoscp-lock", []byte("user data")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Remove(f.L + ".radoscp-lock") })
 	f.S, f.data = makeStriperSource(t, conf, "radoscp-a", 2*oneMiB+5)
 	f.objs = writeObjects(t, test.OpenPool(t, conf, "radoscp-a"), f.R, 2, oneMiB)
 	return f
@@ -98,7 +101,9 @@ func newRefusedFixture(t *testing.T, conf string) refusedFixture {
 // (onto an existing destination, which a whole copy would first empty,
 // and onto a new one, which opening would create), --resume into an
 // object it cannot continue, a striped destination that is an object
-// without striper metadata, and a dry run of a copy onto itself: each
+// without striper metadata, a raw destination whose lock object's name a
+// user's object has (the copy's end removed it), and a dry run of a copy
+// onto itself: each
 // exits 2 with one line naming the bad value, and nothing changed (the
 // source byte for byte, xattrs and versions; the destinations too; no
 // object created). Normal and slow client, each case on objects of its
@@ -158,6 +163,11 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 			func(f refusedFixture) []string {
 				return []string{"striper:radoscp-b/" + f.N, "not a libradosstriper object"}
 			}},
+		{"raw-lock-object-is-users", func(f refusedFixture, _ string) []string {
+			return []string{"--object-size", "1M", "--length", "2M", RR(f), "rados:radoscp-b/" + f.L}
+		}, func(f refusedFixture) []string {
+			return []string{"rados:radoscp-b/" + f.L, f.L + ".radoscp-lock holds 9 bytes", "not radoscp's copy lock"}
+		}},
 		{"dry-run-onto-itself", func(f refusedFixture, _ string) []string { return []string{"--dry-run", SS(f), SS(f)} }, self(SS)},
 	}
 	clients := confs(t, conf)
@@ -174,7 +184,7 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 				t.Run(tc.name, func(t *testing.T) {
 					f, fresh := fixtures[c.name+"/"+tc.name], test.UniqueName(t)
 					beforeA := objectsState(t, conf, "radoscp-a", f.S, f.R)
-					beforeB := objectsState(t, conf, "radoscp-b", f.D, f.N, fresh)
+					beforeB := objectsState(t, conf, "radoscp-b", f.D, f.N, f.L, fresh)
 					r := runCmd(t, nil, append([]string{"cp", "-c", c.conf, "--no-progress"}, tc.args(f, fresh)...)...)
 					msg := strings.TrimRight(r.stderr, "\n")
 					if r.code != 2 || r.stdout != "" || strings.Contains(msg, "\n") || !strings.HasPrefix(msg, "radoscp: ") {
@@ -189,7 +199,7 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 						t.Errorf("stderr %q", msg)
 					}
 					sameState(t, "source pool radoscp-a", beforeA, objectsState(t, conf, "radoscp-a", f.S, f.R))
-					sameState(t, "destination pool radoscp-b", beforeB, objectsState(t, conf, "radoscp-b", f.D, f.N, fresh))
+					sameState(t, "destination pool radoscp-b", beforeB, objectsState(t, conf, "radoscp-b", f.D, f.N, f.L, fresh))
 				})
 			}
 			t.Run("restore-as-advised", func(t *testing.T) {
