@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/radoscp/radoscp/layout"
@@ -119,7 +118,7 @@ type Result struct {
 func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destination, dstOff, length uint64, o Options) (Result, error) {
 	start := time.Now()
 	res := Result{PublishedEOF: dst.EOF(), Generation: dst.Generation()}
-	if err := validate(src, srcOff, dst, dstOff, length); err != nil {
+	if err := validate(src, srcOff, TargetOf(dst), dstOff, length); err != nil {
 		return res, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	width := max(o.Window, 1)
@@ -170,7 +169,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		if err == nil {
 			break
 		}
-		if pair := pairOf(src, dst); errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload(pair.src, pair.dst) {
+		if pair := pairOf(src, TargetOf(dst)); errors.Is(err, store.ErrNotSupported) && r.copyFrom && e.Offload(pair.src, pair.dst) {
 			e.disableOffload(pair, err)
 			err = nil
 			continue
@@ -207,48 +206,4 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	res.Elapsed = time.Since(start)
 	return res, err
-}
-
-func validate(src Source, srcOff uint64, dst Destination, dstOff, length uint64) error {
-	if err := src.Layout.Validate(); err != nil {
-		return fmt.Errorf("source: %w", err)
-	}
-	if err := dst.Layout().Validate(); err != nil {
-		return fmt.Errorf("destination: %w", err)
-	}
-	if srcOff > math.MaxUint64-length {
-		return fmt.Errorf("source offset %d + length %d overflows", srcOff, length)
-	}
-	if dstOff > math.MaxUint64-length {
-		return fmt.Errorf("destination offset %d + length %d overflows", dstOff, length)
-	}
-	if srcOff+length > src.Size {
-		return fmt.Errorf("range [%d, %d) runs past the source's EOF %d", srcOff, srcOff+length, src.Size)
-	}
-	if length > 0 && sameObjects(src, srcOff, dst, dstOff, length) {
-		return fmt.Errorf("source and destination overlap in the same objects (%s)", src.Objects.Ref(src.Names.ObjectName(0)))
-	}
-	return nil
-}
-
-// sameObjects reports whether the copy would read and write one object:
-// same pool and namespace, same object names, overlapping object ranges.
-func sameObjects(src Source, srcOff uint64, dst Destination, dstOff, length uint64) bool {
-	if src.Objects.Ref(src.Names.ObjectName(0)) != dst.Objects().Ref(dst.Names().ObjectName(0)) {
-		return false
-	}
-	sl, dl := src.Layout, dst.Layout()
-	sFirst, sEnd := firstObject(sl, srcOff), objectsEnd(sl, srcOff+length)
-	dFirst, dEnd := firstObject(dl, dstOff), objectsEnd(dl, dstOff+length)
-	return sFirst < dEnd && dFirst < sEnd
-}
-
-// firstObject and objectsEnd bound the object numbers a byte range can
-// touch: whole object sets, which is coarse but never misses one.
-func firstObject(l layout.Layout, off uint64) uint64 {
-	return off / l.SetSize() * l.StripeCount
-}
-
-func objectsEnd(l layout.Layout, end uint64) uint64 {
-	return (end + l.SetSize() - 1) / l.SetSize() * l.StripeCount
 }

@@ -57,8 +57,8 @@ type Engine struct {
 // poolPair is a copy's source and destination pools, by name.
 type poolPair struct{ src, dst string }
 
-func pairOf(src Source, dst Destination) poolPair {
-	return poolPair{src: src.Objects.Locate("").Pool, dst: dst.Objects().Locate("").Pool}
+func pairOf(src Source, dst Target) poolPair {
+	return poolPair{src: src.Objects.Locate("").Pool, dst: dst.Objects.Locate("").Pool}
 }
 
 // NewEngine returns an engine reporting to obs (nil for none) and logging to

@@ -45,15 +45,16 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 	if err != nil {
 		return phaseResult{}, err
 	}
-	pair := pairOf(c.src, c.dst)
+	pair := pairOf(c.src, TargetOf(c.dst))
 	offload := c.e.Offload(pair.src, pair.dst)
 	for _, s := range segs {
 		if s.Kind != layout.Offload || !offload {
 			c.res.Fallback = true
-			if c.opts.OffloadOnly {
-				return phaseResult{}, fmt.Errorf("%w is set: bytes [%d, %d) cannot be copied by copy-from (%s)",
-					ErrOffloadOnly, s.SrcOff, s.SrcOff+s.Length, whyNotOffload(c, s, offload))
-			}
+		}
+	}
+	if c.opts.OffloadOnly {
+		if err := offloadOnly(segs, c.src.Layout, c.dst.Layout(), offload); err != nil {
+			return phaseResult{}, err
 		}
 	}
 	ops := newOpList(segs, c.src.Layout, chunk, func(obj uint64) bool {
@@ -151,15 +152,24 @@ func (c *copier) checkpoint(eof uint64) {
 // when it is the copy's first phase (then it also matches ErrInvalid).
 var ErrOffloadOnly = errors.New("offload only is set")
 
-func whyNotOffload(c *copier, s layout.Segment, offload bool) string {
-	switch {
-	case !offload:
-		return "copy-from is not supported between these pools"
-	case c.src.Layout != c.dst.Layout():
-		return fmt.Sprintf("layouts differ: source %s, destination %s", c.src.Layout, c.dst.Layout())
-	default:
-		return "not whole object sets aligned in both files"
+// offloadOnly refuses a plan (src -> dst layouts) that moves bytes
+// through the client: a segment copy-from cannot copy, or any segment
+// when offload is off for the pools.
+func offloadOnly(segs []layout.Segment, src, dst layout.Layout, offload bool) error {
+	for _, s := range segs {
+		if s.Kind == layout.Offload && offload {
+			continue
+		}
+		why := "not whole object sets aligned in both files"
+		switch {
+		case !offload:
+			why = "copy-from is not supported between these pools"
+		case src != dst:
+			why = fmt.Sprintf("layouts differ: source %s, destination %s", src, dst)
+		}
+		return fmt.Errorf("%w: bytes [%d, %d) cannot be copied by copy-from (%s)", ErrOffloadOnly, s.SrcOff, s.SrcOff+s.Length, why)
 	}
+	return nil
 }
 
 // opPending is every operation a copy starts: a copy-from or a client

@@ -3,6 +3,7 @@ package truncate
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -37,14 +38,63 @@ func RawLockObject(prefix string) string { return prefix + ".radoscp-lock" }
 
 // OpenRaw is NewRaw holding the copy lock (CopyLockName) on
 // RawLockObject(prefix) until Close: another live copy into the same prefix
-// gives a *HeldError.
+// gives a *HeldError. An object of that name that radoscp did not make is
+// refused (ErrForeignObject), before anything is written: Close removes
+// the lock object.
 func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
+	if err := CheckRawLockObject(objs, prefix); err != nil {
+		return nil, err
+	}
 	r := NewRaw(objs, l, prefix, eof)
-	var err error
+	err := objs.Create(RawLockObject(prefix), map[string][]byte{xattrLockObject: []byte(prefix)})
+	if err != nil && !errors.Is(err, store.ErrExists) {
+		return nil, err
+	}
 	if r.lock, err = TakeCopyLock(objs, RawLockObject(prefix)); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// xattrLockObject marks a raw destination's lock object as radoscp's.
+const xattrLockObject = "radoscp.lock-object"
+
+// ErrForeignObject is an object at a name radoscp keeps for itself that
+// radoscp did not make (errors.Is).
+var ErrForeignObject = errors.New("an object radoscp did not make")
+
+// CheckRawLockObject reads whether RawLockObject(prefix) is radoscp's to
+// lock and remove: missing, marked (xattrLockObject), or what an earlier
+// release left (no data, no xattr but the copy lock's). Anything else is
+// someone's object, which the copy's end would remove: ErrForeignObject.
+func CheckRawLockObject(objs store.Objects, prefix string) error {
+	oid := RawLockObject(prefix)
+	st, err := objs.Stat(oid)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	attrs, err := objs.Xattrs(oid)
+	if err != nil {
+		return err
+	}
+	if _, ok := attrs[xattrLockObject]; ok {
+		return nil
+	}
+	var names []string
+	for name := range attrs {
+		if name != "lock."+CopyLockName {
+			names = append(names, name)
+		}
+	}
+	if st.Size == 0 && len(names) == 0 && len(attrs) == 1 {
+		return nil
+	}
+	slices.Sort(names)
+	return fmt.Errorf("%s holds %d bytes and xattrs %q, not radoscp's copy lock of prefix %q, which is kept there and removed when the copy ends (%w): rename the object or copy to another prefix",
+		objs.Ref(oid), st.Size, names, prefix, ErrForeignObject)
 }
 
 // Lock is the copy lock, nil for a Raw made by NewRaw.

@@ -217,8 +217,13 @@ const xattrSource = "radoscp.source"
 
 // Record returns the record of the copy in progress or interrupted (set by
 // SetRecord), or nil if there is none.
-func (s *Striper) Record() ([]byte, error) {
-	v, err := s.objs.Xattr(s.Names().ObjectName(0), xattrSource)
+func (s *Striper) Record() ([]byte, error) { return ReadStriperRecord(s.objs, s.name) }
+
+// ReadStriperRecord is Record of striped object name, read without opening
+// it (no lock: a copy running into it may change it meanwhile). A missing
+// object gives store.ErrNotFound.
+func ReadStriperRecord(objs store.Objects, name string) ([]byte, error) {
+	v, err := objs.Xattr(layout.Striper(name).ObjectName(0), xattrSource)
 	if errors.Is(err, syscall.ENODATA) {
 		return nil, nil
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -221,11 +220,19 @@ func (r *runner) close() {
 // The destination is locked (its copy lock) from before anything is
 // written until the copy has ended.
 func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
+	if err := ownObjects(req); err != nil {
+		return err
+	}
 	src, snap, err := openSource(r.conn, cfg, req)
 	if err != nil {
 		return err
 	}
 	length, err := copyLength(src, req)
+	if err != nil {
+		return err
+	}
+	opts := copyOptions(cfg)
+	found, err := r.precheck(cfg, req, src, length, opts)
 	if err != nil {
 		return err
 	}
@@ -240,7 +247,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 		return err
 	}
 	defer closeDestination(cmd.ErrOrStderr(), req, dst)
-	p, err := prepare(dst, src, cfg, req, length)
+	p, err := prepare(dst, cfg, req, length, found.rec)
 	if err != nil {
 		return err
 	}
@@ -249,7 +256,7 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	eofBefore := dst.EOF()
 	session, engine := r.session, r.engine
 	bar := session.progress(length)
-	opts, into := copyOptions(cfg), dst
+	into := dst
 	var guard *snapGuard
 	if snap != nil {
 		// A snapshot cannot change: nothing to pin. But it can be
@@ -265,9 +272,6 @@ func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config
 	bar.finish()
 	if gerr := guard.failed(); gerr != nil {
 		cerr = fmt.Errorf("%w; stopped the copy, publishing nothing read since the last check", gerr)
-	}
-	if errors.Is(cerr, radoscp.ErrInvalid) {
-		return usageError{cerr}
 	}
 	if cerr == nil {
 		cerr = p.finish(dst, max(eofBefore, req.dstOff+length))
@@ -339,8 +343,10 @@ type prepared struct {
 //     copy runs with its window and ends at the source's size.
 //   - a range copy writes into the data that is there (copy_file_range).
 //
-// Striped destinations get the record before any byte is written.
-func prepare(dst radoscp.Destination, src radoscp.Source, cfg config.Config, req cpRequest, length uint64) (prepared, error) {
+// Striped destinations get rec, the source's record precheck read, before
+// any byte is written. Nothing here refuses a copy precheck let through,
+// unless the destination changed in between.
+func prepare(dst radoscp.Destination, cfg config.Config, req cpRequest, length uint64, rec *sourceRecord) (prepared, error) {
 	p := prepared{req: req, length: length}
 	width := statWidth(cfg)
 	switch d := dst.(type) {
@@ -356,17 +362,13 @@ func prepare(dst radoscp.Destination, src radoscp.Source, cfg config.Config, req
 		if err != nil {
 			return p, err
 		}
-		rec, err := newSourceRecord(src, req, length, width)
-		if err != nil {
-			return p, err
-		}
 		if old != nil {
 			rec.Dirty = max(rec.Dirty, old.Dirty)
 		}
-		p.rec = &rec
+		p.rec = rec
 		switch {
 		case req.resume:
-			if err := checkResumable(old, rec, d.EOF(), req); err != nil {
+			if err := checkResumable(old, *rec, d.EOF(), req); err != nil {
 				return p, err
 			}
 			p.req, p.length = resumed(d.EOF(), req, length)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -10,7 +9,6 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
-	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -64,12 +62,11 @@ func dryRunDestination(p *rados.Pool, cfg config.Config, req cpRequest, length u
 	exists := false
 	switch req.dst.Scheme {
 	case SchemeStriper:
-		meta, err := truncate.ReadStriperMeta(p, req.dst.Name)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-		case err != nil:
-			return "", 0, fmt.Errorf("destination %s: %w", req.dst, err)
-		default:
+		meta, err := readDestinationMeta(p, req)
+		if err != nil {
+			return "", 0, err
+		}
+		if meta != nil {
 			exists, eof = true, meta.Size
 		}
 	default:

@@ -180,6 +180,10 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length 
 
 func destinationError(req cpRequest, err error) error {
 	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, truncate.ErrForeignObject):
+		return usage("destination %s: %w", req.dst, err)
 	case errors.Is(err, store.ErrExists):
 		return usage("destination %s exists and --no-clobber is set (%v)", req.dst, err)
 	case errors.Is(err, truncate.ErrHeld):

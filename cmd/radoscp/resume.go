@@ -127,8 +127,16 @@ func (r sourceRecord) encode() []byte {
 // not parse is reported, not ignored.
 func readRecord(dst *truncate.Striper, req cpRequest) (*sourceRecord, error) {
 	b, err := dst.Record()
-	if err != nil || b == nil {
+	if err != nil {
 		return nil, err
+	}
+	return parseRecord(b, req)
+}
+
+// parseRecord parses a record read from req's destination; nil for none.
+func parseRecord(b []byte, req cpRequest) (*sourceRecord, error) {
+	if b == nil {
+		return nil, nil
 	}
 	var rec sourceRecord
 	if err := json.Unmarshal(b, &rec); err != nil {

@@ -233,6 +233,31 @@ func radosGet(t *testing.T, conf, pool, snap, oid string, striper bool) []byte {
 	return got
 }
 
+// moveHeads makes the heads of striped object name (in radoscp-a) and of
+// raw set raw differ from a pool snapshot just taken: name is replaced by
+// a 2 MiB copy with 1 MiB objects and the extra layout flags, raw's
+// object put gets 4 new bytes and its object rm is removed. The raw heads
+// change through the rados CLI, a client started after mksnap returned: a
+// pool connected before it could still hold an OSD map without the
+// snapshot, and its writes would then carry the old snap context (the
+// OSDs would keep no clone, and the case would be void).
+func moveHeads(t *testing.T, conf, name string, layoutFlags []string, raw string, put, rm int) {
+	t.Helper()
+	other := test.UniqueName(t)
+	writeObjects(t, test.OpenPool(t, conf, "radoscp-a"), other, 2, oneMiB)
+	args := append(append([]string{"cp", "-c", conf, "--object-size", "1M"}, layoutFlags...), "--length", "2M", "--no-progress",
+		"rados:radoscp-a/"+other, "striper:radoscp-a/"+name)
+	if r := runCmd(t, nil, args...); r.code != 0 {
+		t.Fatalf("replacing the striped head: exit %d: %s", r.code, r.stderr)
+	}
+	head := filepath.Join(t.TempDir(), "head")
+	if err := os.WriteFile(head, []byte("head"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "put", objName(raw, put), head)
+	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "rm", objName(raw, rm))
+}
+
 func striperObj(name string, i int) string { return fmt.Sprintf("%s.%016x", name, i) }
 
 // --snap copies a pool snapshot: a striped object whose head was replaced
@@ -252,23 +277,7 @@ func TestE2EPoolSnapshot(t *testing.T) {
 	t.Cleanup(func() { cleanupObjects(t, a, raw, 3) })
 	mksnap(t, conf, "radoscp-a", snapName)
 
-	other := test.UniqueName(t)
-	writeObjects(t, a, other, 2, oneMiB)
-	t.Cleanup(func() { cleanupObjects(t, a, other, 2) })
-	if r := runCmd(t, nil, "cp", "-c", conf, "--object-size", "1M", "--stripe-unit", "64K", "--stripe-count", "2", "--length", "2M", "--no-progress",
-		"rados:radoscp-a/"+other, "striper:radoscp-a/"+name); r.code != 0 {
-		t.Fatalf("replacing the striped head: exit %d: %s", r.code, r.stderr)
-	}
-	// Head changes through the rados CLI, a client started after mksnap
-	// returned: a, connected before it, could still hold an OSD map
-	// without the snapshot, and its writes would then carry the old snap
-	// context (the OSDs would keep no clone, and the case would be void).
-	head := filepath.Join(t.TempDir(), "head")
-	if err := os.WriteFile(head, []byte("head"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "put", objName(raw, 1), head)
-	test.Run(t, "rados", "-c", conf, "-p", "radoscp-a", "rm", objName(raw, 2))
+	moveHeads(t, conf, name, []string{"--stripe-unit", "64K", "--stripe-count", "2"}, raw, 1, 2)
 	// rados --striper cannot read at a snapshot (libradosstriper locks
 	// object 0, a write: EROFS), so the snapshot's striped object is read
 	// as its objects, with rados -s.
