@@ -6,6 +6,8 @@
 #                      tool of this repository, not part of radoscp)
 #   make test          start a throwaway Ceph cluster, run every test against
 #                      it (a missing cluster is a failure, not a skip), stop it
+#   make test-reef     the data-path tests again against a Ceph 18.2 (Reef)
+#                      cluster run from a Debian 13 root (test/reef.sh)
 #   make cluster-up    start a cluster for interactive use and say how to use it
 #   make cluster-down  stop it
 #   make bench         start a throwaway cluster, run every benchmark scenario
@@ -42,7 +44,7 @@ TESTFLAGS ?= -race -count=1 -timeout 80m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build build-bench test demo bench bench-report cluster-up cluster-down crash soak fuzz man
+.PHONY: deps build build-bench test test-reef demo bench bench-report cluster-up cluster-down crash soak fuzz man
 
 deps:
 	test/deps.sh
@@ -90,6 +92,29 @@ define with_cluster
 	. "$$dir/env"
 	RADOSCP_REQUIRE_CLUSTER=1 $(1)
 endef
+
+# The Reef lane: a Debian 13 root with Ceph 18.2 (Reef) daemons
+# (test/reef.sh; kept in REEF_ROOT between runs on one machine, made on a
+# fresh one) runs a throwaway cluster, and this host's Pacific-built
+# clients (radoscp, the tests, ceph-fuse) run against it: mixed releases,
+# as during an upgrade. What runs there is every data-path promise: the
+# conformance suites that hold the fakes to the cluster (rados,
+# truncate), the CephFS packages, and the end-to-end copies of each kind
+# with their faults (REEF_E2E); usage, messages and bench tests run on
+# Pacific only (README: Ceph releases).
+REEF_ROOT ?= $(HOME)/.cache/radoscp/reef-root
+REEF_E2E := TestE2EStriper|TestE2EErasureCodedStriperAndRaw|TestE2EErasureCodedMigrate|TestE2EConcurrentCopiesOneWins|TestE2EKilledCopyLockTakenOver|TestE2EPartial|TestE2ECephFSTree$$|TestE2ECephFSKillAndResume|TestE2EMigrate$$|TestE2ECephFSHardLinks|TestE2EPinnedSourceRewrittenMidCopy|TestE2ERefusedCopiesWriteNothing|TestE2ESlowStriper|TestE2ESlowCephFSFailureThenResume|TestE2ECephFSSnapshotCopies|TestE2EPoolSnapshot$$|TestE2ESubvolumeClone$$|TestE2EVerifyStriper|TestE2EVerifyCephFSTree|TestE2ELockObjectRemovedWithLeastCaps|TestE2EOSDRestart|TestE2EMDSFaults
+
+test-reef: deps
+	test/reef.sh "$(REEF_ROOT)"
+	dir=$$(mktemp -d)
+	trap 'test/cluster.sh stop "$$dir"' EXIT
+	trap 'exit 130' INT TERM
+	RADOSCP_CEPH_ROOT="$(REEF_ROOT)" test/cluster.sh start --fs "$$dir" >/dev/null
+	. "$$dir/env"
+	ceph versions --format json | grep -q '"overall":{"ceph version 18\.2'
+	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -p 1 ./rados/ ./truncate/ ./cephfs/ ./verify/ ./fscopy/
+	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -run '$(REEF_E2E)' ./cmd/radoscp/
 
 crash: deps
 	$(call with_cluster,RADOSCP_CRASH_TRIALS=$(TRIALS) $(GO) test $(TAGS) -count=1 -timeout 4h -v -run '^TestE2ECrash$$' ./cmd/radoscp)

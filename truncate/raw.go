@@ -42,13 +42,18 @@ func RawLockObject(prefix string) string { return prefix + ".radoscp-lock" }
 // refused (ErrForeignObject), before anything is written: Close removes
 // the lock object.
 func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
-	if err := CheckRawLockObject(objs, prefix); err != nil {
+	exists, err := rawLockObject(objs, prefix)
+	if err != nil {
 		return nil, err
 	}
 	r := NewRaw(objs, l, prefix, eof)
-	err := objs.Create(RawLockObject(prefix), map[string][]byte{xattrLockObject: []byte(prefix)})
-	if err != nil && !errors.Is(err, store.ErrExists) {
-		return nil, err
+	// One already there is taken as it is: a client whose caps allow
+	// the lock class but no write to it can still copy.
+	if !exists {
+		err := objs.Create(RawLockObject(prefix), map[string][]byte{xattrLockObject: []byte(prefix)})
+		if err != nil && !errors.Is(err, store.ErrExists) {
+			return nil, err
+		}
 	}
 	if r.lock, err = TakeCopyLock(objs, RawLockObject(prefix)); err != nil {
 		return nil, err
@@ -68,20 +73,27 @@ var ErrForeignObject = errors.New("an object radoscp did not make")
 // release left (no data, no xattr but the copy lock's). Anything else is
 // someone's object, which the copy's end would remove: ErrForeignObject.
 func CheckRawLockObject(objs store.Objects, prefix string) error {
+	_, err := rawLockObject(objs, prefix)
+	return err
+}
+
+// rawLockObject is CheckRawLockObject, also saying whether the object
+// exists.
+func rawLockObject(objs store.Objects, prefix string) (exists bool, err error) {
 	oid := RawLockObject(prefix)
 	st, err := objs.Stat(oid)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return err
+		return false, err
 	}
 	attrs, err := objs.Xattrs(oid)
 	if err != nil {
-		return err
+		return true, err
 	}
 	if _, ok := attrs[xattrLockObject]; ok {
-		return nil
+		return true, nil
 	}
 	var names []string
 	for name := range attrs {
@@ -90,10 +102,10 @@ func CheckRawLockObject(objs store.Objects, prefix string) error {
 		}
 	}
 	if st.Size == 0 && len(names) == 0 && len(attrs) == 1 {
-		return nil
+		return true, nil
 	}
 	slices.Sort(names)
-	return fmt.Errorf("%s holds %d bytes and xattrs %q, not radoscp's copy lock of prefix %q, which is kept there and removed when the copy ends (%w): rename the object or copy to another prefix",
+	return true, fmt.Errorf("%s holds %d bytes and xattrs %q, not radoscp's copy lock of prefix %q, which is kept there and removed when the copy ends (%w): rename the object or copy to another prefix",
 		objs.Ref(oid), st.Size, names, prefix, ErrForeignObject)
 }
 
