@@ -142,7 +142,8 @@ func statx(t *testing.T, m *gocephfs.MountInfo, p string) gocephfs.CephStatx {
 // (ceph daemon ... dump inode), for a few seconds at most.
 func waitClientRange(t *testing.T, name string, ino uint64) bool {
 	asok := filepath.Join(filepath.Dir(test.Conf(t)), "run", "mds."+name+".asok")
-	for range 50 {
+	// Up to 30 s: on a loaded machine the writer's caps take a while.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		out, err := exec.Command("ceph", "--admin-daemon", asok, "dump", "inode", fmt.Sprint(ino)).CombinedOutput()
 		if err == nil && strings.Contains(string(out), `"client_ranges": [`) && !strings.Contains(string(out), `"client_ranges": []`) {
 			return true
