@@ -171,7 +171,8 @@ type treeCopy struct {
 	sum      *Summary
 	dirs     []dirTimes
 	links    links
-	sh       *shardWalk // nil unless sharded
+	mlinks   migrateLinks // a migrate's link groups (migratelinks.go)
+	sh       *shardWalk   // nil unless sharded
 	lastErr  error
 }
 
