@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 
 	"github.com/radoscp/radoscp/cephfs"
@@ -90,7 +91,11 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 				// listing's link count can be stale, and a hard link
 				// migrated by one name would be split from the others
 				// (a link made after this stat, copyFile finds).
-				t.migrate(ctx, q, t.freshStat(q, e.Stat))
+				st, err := t.restat(q, e.Stat)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // removed (or renamed) since: nothing to move
+				}
+				t.migrate(ctx, q, st)
 			}
 		}
 	}

@@ -74,6 +74,15 @@ var ErrLeftBehind = errors.New("migrate left files behind")
 func (t *treeCopy) migrateGroups(ctx context.Context) {
 	for _, g := range t.mlinks.order {
 		mg := t.mlinks.groups[g]
+		// A group already in the pool is left alone whatever names the
+		// walk met: a sharded migrate's other workers' link staging
+		// names (links to their copies) come and go in the tree.
+		if l, err := t.c.fs.Layout(mg.names[0]); err == nil && l.Pool == t.c.opts.Pool {
+			for _, p := range mg.names {
+				t.record(Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool})
+			}
+			continue
+		}
 		if uint32(len(mg.names)) != mg.st.Nlink {
 			reason := fmt.Sprintf("hard link (%d links, %d under cephfs:%s): migrating its names here would split it from the others; left in its old pool",
 				mg.st.Nlink, len(mg.names), t.root)
