@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,37 +12,6 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/test"
 )
-
-// fuseView reads the test's files back through a ceph-fuse mount: cmp,
-// stat, getfattr, no radoscp code.
-type fuseView struct {
-	t    *testing.T
-	root string
-}
-
-func (v fuseView) local(p string) string { return filepath.Join(v.root, p) }
-
-// pool is the data pool of p's layout.
-func (v fuseView) pool(p string) string {
-	v.t.Helper()
-	return strings.TrimSpace(test.Run(v.t, "getfattr", "--only-values", "-n", "ceph.file.layout.pool", v.local(p)))
-}
-
-// inode is p's inode number and link count, as stat -c '%i %h' gives them.
-func (v fuseView) inode(p string) string {
-	v.t.Helper()
-	return strings.TrimSpace(test.Run(v.t, "stat", "-c", "%i %h", v.local(p)))
-}
-
-// cmp fails the test unless p holds want.
-func (v fuseView) cmp(p string, want []byte) {
-	v.t.Helper()
-	f := filepath.Join(v.t.TempDir(), "want")
-	if err := os.WriteFile(f, want, 0o600); err != nil {
-		v.t.Fatal(err)
-	}
-	test.Run(v.t, "cmp", f, v.local(p))
-}
 
 // A program holding a file open across a migrate (a second client opened
 // it before the migrate started) writes and fsyncs after the rename, into
@@ -54,10 +22,7 @@ func (v fuseView) cmp(p string, want []byte) {
 // migrate exited 0 and the write was lost once the writer closed the
 // file. Normal and slow copier.
 func TestMigrateKeepsWritesAcrossTheRename(t *testing.T) {
-	v := fuseView{t: t, root: test.FuseMount(t)}
-	eachClient(t, func(t *testing.T, slow float64) {
-		v := fuseView{t: t, root: v.root}
-		e := newEnv(t)
+	eachClientViewed(t, func(t *testing.T, v fuseView, e *env, slow float64) {
 		p := e.path("f")
 		data := test.RandomData(91, 3<<20+7)
 		e.write(t, p, nil, 0o644, map[uint64][]byte{0: data})

@@ -16,10 +16,7 @@ import (
 // copy exited 0. Read back through ceph-fuse with cmp. Normal and slow
 // copier.
 func TestTreeCopyFindsWhatMovedIntoAListedDirectory(t *testing.T) {
-	v := fuseView{t: t, root: test.FuseMount(t)}
-	eachClient(t, func(t *testing.T, slow float64) {
-		v := fuseView{t: t, root: v.root}
-		e := newEnv(t)
+	eachClientViewed(t, func(t *testing.T, v fuseView, e *env, slow float64) {
 		src, dst := e.path("src"), e.path("dst")
 		e.mkdirs(t, src, src+"/a", src+"/b", src+"/b/sub")
 		x, y, z := test.RandomData(95, 4096), test.RandomData(96, 1<<20+5), test.RandomData(97, 70000)
