@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"sort"
 	"strings"
 	"sync"
@@ -74,6 +75,9 @@ var ErrLeftBehind = errors.New("migrate left files behind")
 func (t *treeCopy) migrateGroups(ctx context.Context) {
 	for _, g := range t.mlinks.order {
 		mg := t.mlinks.groups[g]
+		if !t.present(g, mg) {
+			continue
+		}
 		// A group already in the pool is left alone whatever names the
 		// walk met: a sharded migrate's other workers' link staging
 		// names (links to their copies) come and go in the tree.
@@ -120,4 +124,25 @@ func (t *treeCopy) migrateGroup(ctx context.Context, mg *migrateGroup) {
 		}
 		t.record(o)
 	}
+}
+
+// present drops the names of mg that are gone since the walk met them (or
+// are another inode now), and takes the group's link count afresh: names
+// come and go during a migrate (its own recovery names, a sharded
+// migrate's other workers' link staging names). It reports whether any
+// name is left.
+func (t *treeCopy) present(g LinkGroup, mg *migrateGroup) bool {
+	names := mg.names[:0]
+	for _, p := range mg.names {
+		st, err := t.c.fs.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && st.Ino != g.Ino) {
+			continue
+		}
+		names = append(names, p) // on another error, the copy reports it
+		if err == nil {
+			mg.st = st
+		}
+	}
+	mg.names = names
+	return len(names) > 0
 }
