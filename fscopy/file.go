@@ -37,7 +37,7 @@ func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
 // names placed in dst's directory: no staging name of dst takes one.
 func (c *Copier) copyFileAmong(ctx context.Context, src, dst string, placed map[string]bool) Report {
 	r := Report{Src: src, Dst: dst, Outcome: Copied}
-	r.Err = c.copyFile(ctx, src, dst, placed, &r)
+	r.Err = c.copyFile(ctx, src, dst, placed, nil, &r)
 	var split errHardLink
 	switch {
 	case errors.As(r.Err, &split):
@@ -61,7 +61,10 @@ func (e errHardLink) Error() string {
 	return fmt.Sprintf("hard link (%d links): migrating one name would split it from the others", e.links)
 }
 
-func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[string]bool, r *Report) (err error) {
+// copyFile copies src to dst (see copyFileAmong). For a migrate (src ==
+// dst), others are the file's other names, its hard links, all replaced by
+// links to the copy (oldinode.go).
+func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[string]bool, others []string, r *Report) (err error) {
 	sst, err := c.fs.Lstat(src)
 	if err != nil {
 		return err
@@ -77,7 +80,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	}
 	// A migrate decided on the walk's stat; a link made since shows here
 	// (and one made later moves the ctime, which checkSource compares).
-	if src == dst && sst.Nlink > 1 {
+	if src == dst && sst.Nlink != uint32(1+len(others)) {
 		return errHardLink{sst.Nlink}
 	}
 	snap, err := c.sourceSnapshot(src, sst.Snap)
@@ -169,17 +172,31 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
+	// A migrate keeps a reference on the inode it replaces: writes made to
+	// it across the rename show, and are kept (oldinode.go).
+	var old *oldInode
+	if src == dst {
+		if old, err = c.holdOld(dst, sst, others); err != nil {
+			c.discard(file, sst.Size)
+			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
+		}
+		defer old.release()
+	}
 	// Every object of the file is written by now: an MDS recovery of it
 	// takes an mtime no later than this (see placed.untouched).
 	placedAt := time.Now()
 	if err := c.place(file, dst, sst.Size); err != nil {
+		old.drop()
 		return err
 	}
 	c.settle(ctx, dst, file.Ino(), sst, placedAt)
+	if err := old.relinkAll(dst, others); err != nil {
+		return err // the old inode keeps names: nothing written to it is lost
+	}
 	if c.opts.afterRename != nil {
 		c.opts.afterRename(dst)
 	}
-	return nil
+	return old.check()
 }
 
 // checkSource fails a copy whose source may not be what it read: a file

@@ -2,7 +2,9 @@ package fscopy
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 
 	"github.com/radoscp/radoscp/cephfs"
@@ -13,13 +15,17 @@ import (
 // that pool and its metadata, then renamed over the original only if the
 // original's size, mtime and ctime did not change during the copy.
 // Otherwise the original is left alone and reported. Files already in the
-// pool are left alone; hard links are reported and left alone, since
-// replacing one name would split it from the others. Directories and
+// pool are left alone. A hard-linked file whose links are all under root
+// is moved with them, its data copied once (migratelinks.go); one with a
+// link elsewhere is left behind, and the error names it. Directories and
 // symlinks hold no file data and are not touched.
 //
 // The renamed file is a new inode: programs holding the old one open keep
-// reading the old data, and a write landing between the check and the
-// rename goes to the old inode. Migrate files that are not being written.
+// reading and writing the old one. Migrate checks it once more after the
+// rename; written since the copy's baseline, it is kept under a recovery
+// name and the migrate fails (oldinode.go). Writes made after that check,
+// to an inode not kept, are lost with it: migrate files that are not
+// being written.
 func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	var sum Summary
 	if c.opts.Pool == "" {
@@ -37,13 +43,18 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	c.opts.NoPreserve = false
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, root, root)}
 	t.migrate(ctx, t.root, st)
+	t.migrateGroups(ctx)
 	t.g.Wait()
 	t.settled(ctx)
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
+	var failed error
 	if sum.Failed > 0 {
-		return sum, fmt.Errorf("%d of %d files failed", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
+		failed = fmt.Errorf("%d of %d files failed", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
+	}
+	if err := errors.Join(failed, t.mlinks.leftBehind()); err != nil {
+		return sum, err
 	}
 	return sum, sum.findings()
 }
@@ -57,9 +68,13 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 		if t.sh != nil && t.skipMigrate(p, st) {
 			return
 		}
+		if g, ok := GroupOf(st); ok {
+			t.mlinks.add(g, p, st) // moved as a group after the walk (migratelinks.go)
+			return
+		}
 		t.goFile(ctx, st.Size, func() {
 			if ctx.Err() == nil {
-				r := t.migrateFile(ctx, p, st)
+				r := t.migrateFile(ctx, p, st, nil)
 				r.Size = st.Size
 				t.record(r)
 			}
@@ -76,16 +91,21 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 				// listing's link count can be stale, and a hard link
 				// migrated by one name would be split from the others
 				// (a link made after this stat, copyFile finds).
-				t.migrate(ctx, q, t.freshStat(q, e.Stat))
+				st, err := t.restat(q, e.Stat)
+				if errors.Is(err, fs.ErrNotExist) {
+					continue // removed (or renamed) since: nothing to move
+				}
+				t.migrate(ctx, q, st)
 			}
 		}
 	}
 }
 
-func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Report {
-	if st.Nlink > 1 {
-		return Report{Src: p, Dst: p, Outcome: Skipped, Reason: errHardLink{st.Nlink}.Error()}
-	}
+// migrateFile moves the file p, with others, its other names (hard links,
+// all under the migrated path; see migrateGroup). A file that has other
+// links than these (made since the walk counted them) is left in its old
+// pool, reported Skipped, and named in the migrate's error.
+func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat, others []string) Report {
 	l, err := t.c.fs.Layout(p)
 	if err != nil {
 		return Report{Src: p, Dst: p, Outcome: Failed, Err: err}
@@ -96,5 +116,17 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat) Re
 	if t.c.opts.DryRun {
 		return t.c.dryRunMigrate(p, st, l.Pool)
 	}
-	return t.c.CopyFile(ctx, p, p)
+	r := Report{Src: p, Dst: p, Outcome: Copied}
+	r.Err = t.c.copyFile(ctx, p, p, nil, others, &r)
+	var split errHardLink
+	switch {
+	case errors.As(r.Err, &split):
+		r.Outcome, r.Reason, r.Err = Skipped, split.Error()+"; left in pool "+l.Pool, nil
+		if len(others) == 0 { // a group's leader: migrateGroup names the group
+			t.mlinks.leave(p)
+		}
+	case r.Err != nil:
+		r.Outcome = Failed
+	}
+	return r
 }

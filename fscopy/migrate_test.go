@@ -13,7 +13,9 @@ import (
 )
 
 // migrate moves a tree's files from cephfs_data to cephfs_data2 keeping
-// content and metadata; a hard-linked file is reported and left alone; a
+// content and metadata; a hard-linked file with both links in the tree is
+// moved with them, still one inode (TestMigrateMovesWholeLinkGroups has
+// the other cases); a
 // file changed during its copy is left as it is and reported; a second
 // run finds the rest already moved.
 func TestMigrate(t *testing.T) {
@@ -88,13 +90,18 @@ func TestMigrate(t *testing.T) {
 	if r := byName[e.path("changing")]; !errors.Is(r.Err, fscopy.ErrSourceChanged) {
 		t.Fatalf("changing file: %+v", r)
 	}
-	for _, name := range []string{"linked", "sub/linked2"} {
-		if r := byName[e.path(name)]; r.Outcome != fscopy.Skipped {
-			t.Fatalf("hard link %s: %+v, want skipped", name, r)
-		}
+	if r := byName[e.path("linked")]; r.Outcome != fscopy.Copied {
+		t.Fatalf("hard link linked: %+v, want copied", r)
 	}
-	if sum.Files != 3+len(srcMeta) {
-		t.Fatalf("summary %+v: want %d files moved", sum, 3+len(srcMeta))
+	if r := byName[e.path("sub/linked2")]; r.Outcome != fscopy.HardLink {
+		t.Fatalf("hard link sub/linked2: %+v, want a hard link to linked", r)
+	}
+	if sum.Files != 4+len(srcMeta) || sum.HardLinks != 1 {
+		t.Fatalf("summary %+v: want %d files moved and 1 hard link", sum, 4+len(srcMeta))
+	}
+	a, _ := e.fs.Lstat(e.path("linked"))
+	if b, _ := e.fs.Lstat(e.path("sub/linked2")); a.Ino != b.Ino || a.Nlink != 2 {
+		t.Fatalf("linked and sub/linked2 are inodes %x and %x with %d links: the hard link was split", a.Ino, b.Ino, a.Nlink)
 	}
 	for name, data := range files {
 		l, err := e.fs.Layout(e.path(name))
@@ -102,7 +109,7 @@ func TestMigrate(t *testing.T) {
 			t.Fatal(err)
 		}
 		st, _ := e.fs.Lstat(e.path(name))
-		moved := name != "linked" && name != "changing"
+		moved := name != "changing"
 		if moved != (l.Pool == "cephfs_data2") || moved == (st.Ino == before[name]) {
 			t.Fatalf("%s: pool %s, inode %#x (was %#x); moved should be %v", name, l.Pool, st.Ino, before[name], moved)
 		}
@@ -121,7 +128,7 @@ func TestMigrate(t *testing.T) {
 	reports = nil
 	o = fscopy.Options{Pool: "cephfs_data2"}
 	sum, err = e.copier(t, o, &reports).Migrate(ctx, e.dir)
-	if err != nil || sum.Files != 1 || sum.Unchanged != 3+len(srcMeta) {
+	if err != nil || sum.Files != 1 || sum.Unchanged != 5+len(srcMeta) {
 		t.Fatalf("second run: %+v, %v; want only the changed file moved", sum, err)
 	}
 }

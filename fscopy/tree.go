@@ -64,6 +64,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
 	t.copy(ctx, src, dst, sst, nil)
 	t.g.Wait()
+	t.recheck(ctx)
 	t.settled(ctx)
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
@@ -171,8 +172,11 @@ type treeCopy struct {
 	sum      *Summary
 	dirs     []dirTimes
 	links    links
-	sh       *shardWalk // nil unless sharded
-	lastErr  error
+	mlinks   migrateLinks // a migrate's link groups (migratelinks.go)
+	// listedDirs are the source directories the walk listed (recheck.go).
+	listedDirs []listedDir
+	sh         *shardWalk // nil unless sharded
+	lastErr    error
 }
 
 // settled waits for the copied files' settling and records its failures.
@@ -255,6 +259,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 				return
 			}
 		}
+		t.listed(src, dst)
 		entries, err := t.c.fs.ReadDir(src)
 		if err != nil {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
@@ -291,17 +296,24 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 // stats need the same lookup. On an error (src removed since the
 // listing) the listed stat is kept; the copy reports the error.
 func (t *treeCopy) freshStat(src string, listed cephfs.Stat) cephfs.Stat {
+	st, _ := t.restat(src, listed)
+	return st
+}
+
+// restat is freshStat with the stat's error (src removed since the
+// listing: fs.ErrNotExist).
+func (t *treeCopy) restat(src string, listed cephfs.Stat) (cephfs.Stat, error) {
 	if !listed.IsRegular() {
-		return listed
+		return listed, nil
 	}
 	st, err := t.c.fs.Lstat(src)
 	if t.c.opts.afterWalkStat != nil {
 		t.c.opts.afterWalkStat(src)
 	}
 	if err != nil {
-		return listed
+		return listed, err
 	}
-	return st
+	return st, nil
 }
 
 func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {

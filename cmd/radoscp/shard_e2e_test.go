@@ -402,8 +402,9 @@ func strPtr(v any) *string {
 // A migrate split in three, started at once, moves every file once: each
 // file is reported moved by exactly one worker, all are in the new pool
 // afterwards (ceph-fuse's ceph.file.layout.pool) with their contents
-// (sha256sum through ceph-fuse); hard links are left alone, reported by
-// one worker each; the final pass finds nothing to move.
+// (sha256sum through ceph-fuse); a hard-link group, all of whose links are
+// in the tree, is moved whole by the one worker that owns it (its names
+// still one inode); the final pass finds nothing to move.
 func TestE2EShardedMigrate(t *testing.T) {
 	normalAndSlow(t, func(t *testing.T, e *slowEnv, conf string) {
 		names := shardTree(t, e, "tree")
@@ -414,35 +415,28 @@ func TestE2EShardedMigrate(t *testing.T) {
 				"--shard", fmt.Sprintf("%d/3", k), "cephfs:"+e.path("tree")))
 		}
 		runs := map[string]result{}
-		skipped := map[string]int{}
 		for k, w := range workers {
 			r := w.wait(t, 5*time.Minute)
 			if r.code != 0 {
 				t.Fatalf("worker %d: exit %d\nstdout: %s\nstderr: %s", k, r.code, r.stdout, r.stderr)
 			}
 			runs[fmt.Sprintf("worker %d", k)] = r
-			for _, l := range jsonLines(t, r) {
-				if l["outcome"] == "skipped" {
-					skipped[l["src"].(string)]++
-				}
-			}
 		}
 		by := copiedBy(t, runs)
 		var files, links int
+		groups, nlink := map[uint64]int{}, map[uint64]uint64{} // a hard link's inode: its names met, its links
 		for _, n := range names {
 			p := e.path("tree/" + n)
 			st, err := os.Lstat(e.local("tree/" + n))
 			if err != nil {
 				t.Fatal(err)
 			}
-			switch {
-			case st.Mode()&os.ModeSymlink != 0:
-			case st.Sys().(*syscall.Stat_t).Nlink > 1:
-				links++
-				if skipped[p] != 1 || len(by[p]) != 0 {
-					t.Errorf("hard link %s: skipped by %d workers, moved by %v; want skipped by one", n, skipped[p], by[p])
+			if st.Mode()&os.ModeSymlink == 0 {
+				if sys := st.Sys().(*syscall.Stat_t); sys.Nlink > 1 {
+					links++
+					groups[sys.Ino]++
+					nlink[sys.Ino] = uint64(sys.Nlink)
 				}
-			default:
 				files++
 				if len(by[p]) != 1 {
 					t.Errorf("%s was moved by %v; want exactly one worker", n, by[p])
@@ -452,7 +446,12 @@ func TestE2EShardedMigrate(t *testing.T) {
 				}
 			}
 		}
-		if files == 0 || links != 5 || len(by) != files {
+		for ino, n := range groups {
+			if uint64(n) != nlink[ino] {
+				t.Errorf("inode %d has %d links, %d of them in the tree: a link group was split", ino, nlink[ino], n)
+			}
+		}
+		if files == 0 || links != 5 || len(groups) != 2 || len(by) != files {
 			t.Fatalf("%d files moved of %d, %d hard links", len(by), files, links)
 		}
 		if after := test.Run(t, "sh", "-c", "cd "+e.local("tree")+" && find . -type f | sort | xargs sha256sum"); after != sums {
