@@ -160,17 +160,20 @@ func (q *quotaDir) check(bytes, files int64) error {
 	return nil
 }
 
-func quotaError(dir, what string) error {
-	return fmt.Errorf("cephfs:%s is over its quota (%s): %w", dir, what, dirQuota)
+func quotaError(dir, what string) error { return &QuotaError{Dir: dir, What: what} }
+
+// QuotaError is a refusal by the quota of directory Dir; it matches
+// ErrDirQuota and syscall.EDQUOT.
+type QuotaError struct {
+	Dir  string
+	What string // which quota, and how it is exceeded
 }
 
-// dirQuota is ErrDirQuota that is also EDQUOT, printed as Ceph names it.
-var dirQuota = errDirQuota{}
+func (e *QuotaError) Error() string {
+	return fmt.Sprintf("cephfs:%s is over its quota (%s): %s", e.Dir, e.What, store.ErrnoName(syscall.EDQUOT))
+}
 
-type errDirQuota struct{}
-
-func (errDirQuota) Error() string { return store.ErrnoName(syscall.EDQUOT) }
-func (errDirQuota) Is(target error) bool {
+func (e *QuotaError) Is(target error) bool {
 	return target == ErrDirQuota || target == syscall.EDQUOT
 }
 
@@ -180,7 +183,7 @@ func clientQuota(dir string, err error) error {
 	if store.ErrnoOf(err) != syscall.EDQUOT || errors.Is(err, ErrDirQuota) {
 		return err
 	}
-	return fmt.Errorf("cephfs:%s or a directory above it is over its quota (the client refused: %w): %w", dir, err, dirQuota)
+	return &QuotaError{Dir: dir, What: "the client refused a size: " + err.Error() + "; the quota is on it or a directory above it"}
 }
 
 // readQuotaDir is the quota directory dir with the given quotas, and the

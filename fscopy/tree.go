@@ -90,8 +90,8 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 		return sum, t.lastErr
 	}
-	if t.quotaErr != nil {
-		return sum, fmt.Errorf("the copy stopped at the first path refused by a quota (%d paths failed, the rest were not copied): %w", sum.Failed, t.quotaErr)
+	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
+		return sum, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe)
 	}
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
