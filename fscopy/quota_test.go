@@ -111,40 +111,36 @@ func TestRemovedStagingFileLeavesNoObjects(t *testing.T) {
 		killChild(t, src, os.Getenv("FSCOPY_KILL_DST"))
 		return
 	}
-	for _, c := range []struct {
-		name string
-		conf func(t *testing.T) string
-	}{
-		{"fast", func(t *testing.T) string { return test.FS(t) }},
-		{"slow", func(t *testing.T) string { test.FS(t); return test.SlowConf(t, 0.05) }},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			e := newEnv(t)
-			fuse := test.FuseMount(t)
-			src, dst := e.path("src"), e.path("dst")
-			e.write(t, src, nil, 0o644, map[uint64][]byte{0: test.RandomData(7, 40<<20+17)})
-			cmd := exec.Command(os.Args[0], "-test.run", "^TestRemovedStagingFileLeavesNoObjects$", "-test.v")
-			cmd.Env = append(os.Environ(), "FSCOPY_KILL_SRC="+src, "FSCOPY_KILL_DST="+dst, test.EnvConf+"="+c.conf(t))
-			out, err := cmd.CombinedOutput()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 86 {
-				t.Fatalf("the copier did not exit from the hook mid-copy (%v):\n%s", err, out)
-			}
-			test.Ceph(t, "tell", "mds.*", "client", "evict", "client_metadata.pid="+strconv.Itoa(cmd.Process.Pid))
-			staging := fuse + e.path(fscopy.StagingPrefix+"dst")
-			ino, err := strconv.ParseUint(strings.TrimSpace(test.Run(t, "stat", "-c", "%i", staging)), 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			objs := objectsOf(t, ino)
-			if len(objs) < 4 {
-				t.Fatalf("the killed copy left objects %v of its staging file, want at least 4 (object 0 and three copied)", objs)
-			}
-			t.Logf("staging file %s: size %s, objects %v", staging, strings.TrimSpace(test.Run(t, "stat", "-c", "%s", staging)), objs)
-			enqueued := mdsCounters(t)["strays_enqueued"]
-			test.Run(t, "rm", staging)
-			assertPurged(t, ino, enqueued)
-		})
-	}
+	eachClient(t, func(t *testing.T, slow float64) {
+		conf := test.FS(t)
+		if slow > 0 {
+			conf = test.SlowConf(t, slow)
+		}
+		e := newEnv(t)
+		fuse := test.FuseMount(t)
+		src, dst := e.path("src"), e.path("dst")
+		e.write(t, src, nil, 0o644, map[uint64][]byte{0: test.RandomData(7, 40<<20+17)})
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestRemovedStagingFileLeavesNoObjects$", "-test.v")
+		cmd.Env = append(os.Environ(), "FSCOPY_KILL_SRC="+src, "FSCOPY_KILL_DST="+dst, test.EnvConf+"="+conf)
+		out, err := cmd.CombinedOutput()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 86 {
+			t.Fatalf("the copier did not exit from the hook mid-copy (%v):\n%s", err, out)
+		}
+		test.Ceph(t, "tell", "mds.*", "client", "evict", "client_metadata.pid="+strconv.Itoa(cmd.Process.Pid))
+		staging := fuse + e.path(fscopy.StagingPrefix+"dst")
+		ino, err := strconv.ParseUint(strings.TrimSpace(test.Run(t, "stat", "-c", "%i", staging)), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs := objectsOf(t, ino)
+		if len(objs) < 4 {
+			t.Fatalf("the killed copy left objects %v of its staging file, want at least 4 (object 0 and three copied)", objs)
+		}
+		t.Logf("staging file %s: size %s, objects %v", staging, strings.TrimSpace(test.Run(t, "stat", "-c", "%s", staging)), objs)
+		enqueued := mdsCounters(t)["strays_enqueued"]
+		test.Run(t, "rm", staging)
+		assertPurged(t, ino, enqueued)
+	})
 }
 
 // killChild copies src to dst, one object at a time, and exits with 86,

@@ -16,13 +16,7 @@ import (
 // copy, whose copy-froms pass no client, placed the whole tree and
 // exited 0.
 func TestE2ECephFSDirQuota(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		conf func(t *testing.T) string
-	}{
-		{"fast", func(t *testing.T) string { return test.FS(t) }},
-		{"slow", func(t *testing.T) string { test.FS(t); return test.SlowConf(t, 0.05) }},
-	} {
+	for _, c := range confs(t, test.FS(t)) {
 		t.Run(c.name, func(t *testing.T) {
 			e := newFSEnv(t)
 			fuse := test.FuseMount(t)
@@ -32,7 +26,7 @@ func TestE2ECephFSDirQuota(t *testing.T) {
 				e.write(t, "src/f"+strconv.Itoa(i), test.RandomData(uint64(i), 5<<20+17))
 			}
 			test.Run(t, "setfattr", "-n", "ceph.quota.max_bytes", "-v", "12000000", fuse+e.path("q"))
-			r := runCmd(t, nil, "cp", "-c", c.conf(t), "-r", "cephfs:"+e.path("src"), "cephfs:"+e.path("q"))
+			r := runCmd(t, nil, "cp", "-c", c.conf, "-r", "cephfs:"+e.path("src"), "cephfs:"+e.path("q"))
 			if r.code == 0 {
 				t.Fatalf("exit 0 copying 26 MB under a quota of 12000000 bytes\nstdout: %s", r.stdout)
 			}
