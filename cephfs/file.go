@@ -100,12 +100,6 @@ func (fl *File) ReadAt(p []byte, off uint64) (int, error) {
 	return total, nil
 }
 
-// Truncate sets the file's size through the MDS. Shrinking bumps the
-// file's truncate generation and makes the MDS trim its objects.
-func (fl *File) Truncate(size uint64) error {
-	return pathError("truncate", fl.path, fl.f.Truncate(int64(size)))
-}
-
 // Fsync makes the file's data and metadata durable.
 func (fl *File) Fsync() error { return pathError("fsync", fl.path, fl.f.Fsync(gocephfs.SyncAll)) }
 

@@ -116,6 +116,7 @@ type Copier struct {
 	settlesLetGo atomic.Int64   // files settle let go at settleLimit, write caps still held
 	settlesLeft  atomic.Int64   // files settle left alone: another client changed them
 	placed       placedLog      // files put in place (reconnect.go)
+	quotas       quotas         // the destination's quota directories (quota.go)
 }
 
 // New returns a copier; report (nil for none) receives each file's

@@ -45,23 +45,8 @@ func (c *Copier) readDirAttrs(src string) (dirAttrs, error) {
 	if a.layout, err = c.readVxattr(src, xattrDirLayout); err != nil {
 		return a, err
 	}
-	quota, err := c.readVxattr(src, xattrQuota)
-	if err != nil {
+	if a.maxBytes, a.maxFiles, err = c.readQuota(src); err != nil {
 		return a, err
-	}
-	for _, kv := range strings.Fields(quota) {
-		switch k, v, _ := strings.Cut(kv, "="); k {
-		case "max_bytes":
-			a.maxBytes = v
-		case "max_files":
-			a.maxFiles = v
-		}
-	}
-	if a.maxBytes == "0" {
-		a.maxBytes = "" // 0 is no quota
-	}
-	if a.maxFiles == "0" {
-		a.maxFiles = ""
 	}
 	if a.layout != "" && c.opts.Pool != "" {
 		a.layout = withPool(a.layout, c.opts.Pool)
@@ -184,4 +169,28 @@ func (c *Copier) FinishDir(src, dst string) error {
 		return err
 	}
 	return c.setDirTimes(dst, st)
+}
+
+// readQuota reads the quotas set on directory dir (one request to the
+// MDS): max_bytes and max_files, "" for each not set (0 is no quota).
+func (c *Copier) readQuota(dir string) (maxBytes, maxFiles string, err error) {
+	quota, err := c.readVxattr(dir, xattrQuota)
+	if err != nil {
+		return "", "", err
+	}
+	for _, kv := range strings.Fields(quota) {
+		switch k, v, _ := strings.Cut(kv, "="); k {
+		case "max_bytes":
+			maxBytes = v
+		case "max_files":
+			maxFiles = v
+		}
+	}
+	if maxBytes == "0" {
+		maxBytes = ""
+	}
+	if maxFiles == "0" {
+		maxFiles = ""
+	}
+	return maxBytes, maxFiles, nil
 }

@@ -92,13 +92,29 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 		return err
 	}
 	single := oneObject(sst.Size, c.stagingStriping(sl.Layout))
+	// The staging file's entry and whole size are taken from the
+	// destination's quotas before it is made (quota.go); given back when
+	// it is removed.
+	hold, err := c.reserve(path.Dir(dst), int64(sst.Size), 1)
+	if err != nil {
+		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; nothing was copied", src, dst, err)
+	}
 	start := time.Now()
 	file, d, err := c.openStaging(dst, placed, sst, sl, single, r)
 	if err != nil {
+		c.release(hold)
 		return err
 	}
 	defer file.Close()
 	staging := file.Path()
+	defer func() {
+		if err == nil {
+			return
+		}
+		if st, serr := c.fs.Lstat(staging); serr != nil || st.Ino != file.Ino() {
+			c.release(hold) // removed
+		}
+	}()
 	if snap != nil {
 		// Whatever failed (a read of the snapshot's data or metadata),
 		// a snapshot removed meanwhile is the cause to report, and what
@@ -188,6 +204,9 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if err := c.place(file, dst, sst.Size); err != nil {
 		old.drop()
 		return err
+	}
+	if src == dst {
+		c.release(quotaHold{path.Dir(dst), int64(sst.Size), 1}) // a migrate: the original is gone
 	}
 	c.settle(ctx, dst, file.Ino(), sst, placedAt)
 	if err := old.relinkAll(dst, others); err != nil {
@@ -465,7 +484,15 @@ func (c *Copier) initStaging(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileL
 	if err := file.SetXattr(xattrSource, []byte(sourceRecord(sst))); err != nil {
 		return nil, err
 	}
-	return truncate.NewCephFS(file, pool, want.Layout)
+	d, err := truncate.NewCephFS(file, pool, want.Layout)
+	if err != nil {
+		return nil, err
+	}
+	// Sized before any object is copied (see truncate.CephFS.Cover).
+	if err := d.Cover(sst.Size); err != nil {
+		return nil, clientQuota(path.Dir(file.Path()), err)
+	}
+	return d, nil
 }
 
 // wantLayout is the layout a staging file gets: the source's striping sl
@@ -502,7 +529,11 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 	}
 	d, err := truncate.ResumeCephFS(file, pool, have.Layout, sst.Size)
 	if err != nil {
-		return nil, "", err
+		return nil, "", clientQuota(path.Dir(file.Path()), err)
+	}
+	// The cut-back left it at its EOF: covered again before copying on.
+	if err := d.Cover(sst.Size); err != nil {
+		return nil, "", clientQuota(path.Dir(file.Path()), err)
 	}
 	return d, "", nil
 }

@@ -91,11 +91,18 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 		return sum, t.lastErr
 	}
+	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
+		return sum, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe)
+	}
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
 	}
 	return sum, sum.findings()
 }
+
+// errQuotaStop is a file of a tree copy not started because a quota
+// stopped the copy.
+var errQuotaStop = errors.New("not copied: a quota stopped the copy")
 
 // xattrTree marks a directory that a tree copy created as its target,
 // with the source's path, until the whole tree is copied: a rerun of the
@@ -177,6 +184,17 @@ type treeCopy struct {
 	listedDirs []listedDir
 	sh         *shardWalk // nil unless sharded
 	lastErr    error
+	// quotaErr is the first refusal by a directory quota: the copy
+	// stops there, as cp -a and rsync do (under repMu).
+	quotaErr error
+}
+
+// stopped reports whether a quota stopped the copy: nothing more is
+// started.
+func (t *treeCopy) stopped() bool {
+	t.c.repMu.Lock()
+	defer t.c.repMu.Unlock()
+	return t.quotaErr != nil
 }
 
 // settled waits for the copied files' settling and records its failures.
@@ -191,9 +209,18 @@ func (t *treeCopy) settled(ctx context.Context) {
 func (t *treeCopy) record(r Report) {
 	t.sh.annotate(&r)
 	t.c.repMu.Lock()
+	if t.quotaErr != nil && errors.Is(r.Err, ErrDirQuota) {
+		// Refused after the copy stopped, nothing of it copied: one
+		// of the paths not copied, as those never started.
+		t.c.repMu.Unlock()
+		return
+	}
 	t.sum.add(r)
 	if r.Err != nil {
 		t.lastErr = r.Err
+	}
+	if t.quotaErr == nil && errors.Is(r.Err, ErrDirQuota) {
+		t.quotaErr = r.Err
 	}
 	t.c.repMu.Unlock()
 	t.c.emit(r)
@@ -202,7 +229,7 @@ func (t *treeCopy) record(r Report) {
 // copy copies src to dst; placed names the entries the tree puts in dst's
 // directory, which no staging name of dst takes (see openStaging).
 func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, placed map[string]bool) {
-	if ctx.Err() != nil {
+	if ctx.Err() != nil || t.stopped() {
 		return
 	}
 	if !st.IsDir() && t.sh != nil && t.skip(src, dst, st) {
@@ -227,6 +254,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 		}
 		t.goFile(ctx, st.Size, func() {
 			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
+			if r.Err == nil && t.stopped() {
+				r.Err = errQuotaStop // not started: reported by the quota's error
+			}
 			if r.Err == nil {
 				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)
 				t.record(r)
@@ -321,7 +351,14 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 		return t.c.dryRunMkdir(src, dst)
 	}
 	r := Report{Src: src, Dst: dst, Outcome: Dir}
-	err := t.c.fs.Mkdir(dst, 0o700)
+	hold, err := t.c.reserve(path.Dir(dst), 0, 1)
+	if err == nil {
+		if err = t.c.fs.Mkdir(dst, 0o700); err == nil {
+			t.c.madeDir(dst)
+		} else {
+			t.c.release(hold)
+		}
+	}
 	if errors.Is(err, fs.ErrExist) {
 		if have, serr := t.c.fs.Lstat(dst); serr != nil || !have.IsDir() {
 			r.Outcome, r.Err = Failed, fmt.Errorf("cephfs:%s exists and is not a directory", r.Dst)
@@ -363,6 +400,9 @@ func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
 	}
 	r := Report{Src: src, Dst: dst, Outcome: Linked}
 	target, err := t.c.fs.Readlink(src)
+	if err == nil {
+		_, err = t.c.reserve(path.Dir(dst), 0, 1)
+	}
 	if err == nil && !t.c.opts.NoClobber {
 		if old, serr := t.c.fs.Lstat(dst); serr == nil && !old.IsDir() {
 			err = t.c.fs.Unlink(dst)
@@ -396,6 +436,10 @@ func (t *treeCopy) special(src, dst string, st cephfs.Stat) Report {
 	r := Report{Src: src, Dst: dst, Outcome: Special}
 	if t.c.opts.DryRun {
 		r.DryRun = true
+		return r
+	}
+	if _, err := t.c.reserve(path.Dir(dst), 0, 1); err != nil {
+		r.Outcome, r.Err = Failed, err
 		return r
 	}
 	var err error

@@ -253,3 +253,25 @@ func (o *fileObjects) objectNo(oid string) (uint64, error) {
 	}
 	return obj, nil
 }
+
+// Cover grows the file to size, if it is smaller, before the copy writes
+// any object past its size. The MDS purges a removed file's objects up to
+// its size only: covered, the file takes every object a copy up to size
+// may write with it, however it is removed (an operator's rm after a
+// kill -9, a copy that cannot grow it any more under a quota). The
+// published EOF stays where it is; the size past it reads as a hole
+// until the copy fills it. A cut-back truncates below it: cover again
+// before copying on.
+func (c *CephFS) Cover(size uint64) error {
+	now, err := c.file.Size()
+	if err != nil {
+		return err
+	}
+	if now >= size {
+		return nil
+	}
+	if err := c.file.Truncate(size); err != nil {
+		return fmt.Errorf("cover %d bytes before copying: %w", size, err)
+	}
+	return nil
+}

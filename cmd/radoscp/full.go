@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/store"
 )
@@ -77,6 +78,8 @@ func (p poolSpace) full() error {
 // a pool filled up, or "".
 func spaceHint(err error) string {
 	switch {
+	case errors.Is(err, fscopy.ErrDirQuota):
+		return "raise that directory's quota (setfattr -n ceph.quota.max_bytes -v BYTES DIR, or ceph.quota.max_files) or free space under it, then run the copy again: files already in place are skipped, and --resume continues a file whose staging file was kept"
 	case errors.Is(err, syscall.EDQUOT):
 		return "the destination pool is over its quota: raise it (ceph osd pool set-quota POOL max_bytes N) or free space, then copy again"
 	case errors.Is(err, syscall.ENOSPC):
