@@ -265,22 +265,18 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 				leader.finish(r.Err == nil || errors.Is(r.Err, errClobber)) // in place, or kept by no-clobber
 			}
 		})
-	case st.IsSymlink():
+	case st.IsSymlink(), st.IsSpecial():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
 				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}
-		t.record(t.symlink(src, dst, st))
-	case st.IsSpecial():
-		if t.c.opts.NoClobber {
-			if _, err := t.c.fs.Lstat(dst); err == nil {
-				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
-				return
-			}
+		if st.IsSymlink() {
+			t.record(t.symlink(src, dst, st))
+		} else {
+			t.record(t.special(src, dst, st))
 		}
-		t.record(t.special(src, dst, st))
 	case st.IsDir():
 		if !t.sh.worker() { // a worker makes directories as its files need them (ensureDir)
 			r := t.mkdir(src, dst, st)
