@@ -2,7 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -54,5 +57,64 @@ func TestE2EMaxRate(t *testing.T) {
 		a, _ := e.read(t, "src/"+f)
 		b, _ := e.read(t, "dst/"+f)
 		test.Equal(t, f, b, a)
+	}
+}
+
+var checkpointLine = regexp.MustCompile(`msg=checkpoint eof=(\d+)\n`)
+
+// checkpointEOFs are the EOFs a run's debug log says it checkpointed, in
+// order.
+func checkpointEOFs(log string) []uint64 {
+	var eofs []uint64
+	for _, m := range checkpointLine.FindAllStringSubmatch(log, -1) {
+		n, _ := strconv.ParseUint(m[1], 10, 64)
+		eofs = append(eofs, n)
+	}
+	return eofs
+}
+
+// Under --max-rate the checkpoints keep pace with the copies: a striped
+// copy of 12 objects of 1 MiB at 1 MiB/s (fewer objects than the window,
+// so it never fills) checkpoints about once a second while it runs.
+// Killed with -9 after its third checkpoint, the destination's
+// striper.size (read with the rados CLI) is at least that EOF, and
+// --resume completes the copy byte for byte. Before, completions were
+// handed back only once every submission had passed the throttle: no
+// checkpoint until the copy's end, so a kill after a few seconds left
+// size 0 and a resume started over. Normal and slow client.
+func TestE2EMaxRateCheckpoints(t *testing.T) {
+	conf := test.Conf(t)
+	const size = 12 << 20
+	name, data := makeStriperSource(t, conf, "radoscp-a", size)
+	for _, c := range confs(t, conf) {
+		t.Run(c.name, func(t *testing.T) {
+			dst := test.UniqueName(t)
+			t.Cleanup(func() { removeStriper(t, conf, "radoscp-b", dst) })
+			args := []string{"cp", "-c", c.conf, "--object-size", "1M", "--max-rate", "1M", "--log-level", "debug", "--no-progress",
+				"striper:radoscp-a/" + name, "striper:radoscp-b/" + dst}
+			run := startCmd(t, nil, args...)
+			var eofs []uint64
+			for deadline := time.Now().Add(2 * time.Minute); len(eofs) < 3 && run.running() && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+				eofs = checkpointEOFs(run.log.String())
+			}
+			if len(eofs) < 3 || eofs[2] == 0 || eofs[2] >= size {
+				t.Fatalf("checkpoints %v while the copy ran (want three below %d)\n%s", eofs, size, run.log.String())
+			}
+			_ = run.cmd.Process.Kill()
+			r := run.wait(t, time.Minute)
+			if r.code != -int(syscall.SIGKILL) {
+				t.Fatalf("the copy ended before the kill: exit %d", r.code)
+			}
+			if got := striperSize(t, conf, "radoscp-b", dst); got < eofs[2] || got >= size {
+				t.Fatalf("after kill -9: striper.size %d, want at least the third checkpoint's %d and less than %d", got, eofs[2], size)
+			}
+			r = runCmd(t, nil, append([]string{"cp", "--resume"}, args[1:]...)...)
+			if r.code != 0 {
+				t.Fatalf("--resume: exit %d\n%s", r.code, r.stderr)
+			}
+			_, got := striperRead(t, conf, "radoscp-b", dst)
+			test.Equal(t, "resumed rate-limited copy", got, data)
+		})
 	}
 }
