@@ -76,6 +76,14 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 			if ctx.Err() == nil {
 				r := t.migrateFile(ctx, p, st, nil)
 				r.Size = st.Size
+				if r.Outcome == Failed && errors.Is(r.Err, fs.ErrNotExist) {
+					if _, err := t.c.fs.Lstat(p); errors.Is(err, fs.ErrNotExist) {
+						// Gone since the listing (another sharded
+						// worker's staging file, renamed into place
+						// before its mark was read): nothing to move.
+						return
+					}
+				}
 				t.record(r)
 			}
 		})

@@ -181,9 +181,9 @@ func startCmd(t *testing.T, env []string, args ...string) *bgRun {
 	}
 	go func() { r.done <- r.cmd.Wait() }()
 	t.Cleanup(func() {
-		if r.cmd.ProcessState == nil {
+		if r.running() {
 			r.cmd.Process.Kill()
-			<-r.done
+			r.done <- <-r.done
 		}
 	})
 	return r
