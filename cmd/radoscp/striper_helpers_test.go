@@ -168,22 +168,24 @@ type bgRun struct {
 	cmd            *exec.Cmd
 	stdout, stderr bytes.Buffer
 	log            *syncBuffer
-	done           chan error
+	// done is closed once Wait has returned; err is Wait's result then.
+	done chan struct{}
+	err  error
 }
 
 func startCmd(t *testing.T, env []string, args ...string) *bgRun {
 	t.Helper()
-	r := &bgRun{cmd: exec.Command(binary, args...), done: make(chan error, 1), log: &syncBuffer{}}
+	r := &bgRun{cmd: exec.Command(binary, args...), done: make(chan struct{}), log: &syncBuffer{}}
 	r.cmd.Env = append(os.Environ(), env...)
 	r.cmd.Stdout, r.cmd.Stderr = &r.stdout, io.MultiWriter(&r.stderr, r.log)
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { r.done <- r.cmd.Wait() }()
+	go func() { r.err = r.cmd.Wait(); close(r.done) }()
 	t.Cleanup(func() {
 		if r.running() {
 			r.cmd.Process.Kill()
-			r.done <- <-r.done
+			<-r.done
 		}
 	})
 	return r
@@ -192,8 +194,7 @@ func startCmd(t *testing.T, env []string, args ...string) *bgRun {
 // running says whether the run has not ended yet.
 func (r *bgRun) running() bool {
 	select {
-	case err := <-r.done:
-		r.done <- err
+	case <-r.done:
 		return false
 	default:
 		return true
@@ -204,15 +205,15 @@ func (r *bgRun) running() bool {
 // the promise under test is that nothing hangs.
 func (r *bgRun) wait(t *testing.T, guard time.Duration) result {
 	t.Helper()
-	var err error
 	select {
-	case err = <-r.done:
+	case <-r.done:
 	case <-time.After(guard):
 		r.cmd.Process.Kill()
 		<-r.done
 		t.Fatalf("radoscp still running after %s (hung)\nstderr: %s", guard, r.stderr.String())
 	}
 	res := result{stdout: r.stdout.String(), stderr: r.stderr.String()}
+	err := r.err
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
