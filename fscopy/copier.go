@@ -109,6 +109,9 @@ type Copier struct {
 	// dirLayouts is the layout the last new staging file in each
 	// destination directory got (see inheritedLayout).
 	dirLayouts map[string]cephfs.FileLayout
+	// srcLayouts is the layout last read of a file in each source
+	// directory (see sourceLayout).
+	srcLayouts map[string]cephfs.FileLayout
 	repMu      sync.Mutex
 
 	settling     sync.WaitGroup // copied files being settled (settle.go)

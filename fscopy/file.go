@@ -87,7 +87,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if err != nil {
 		return err
 	}
-	sl, err := c.fs.Layout(src)
+	sl, err := c.sourceLayout(src, sst)
 	if err != nil {
 		return err
 	}

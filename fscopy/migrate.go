@@ -114,22 +114,24 @@ func (t *treeCopy) migrate(ctx context.Context, p string, st cephfs.Stat) {
 // links than these (made since the walk counted them) is left in its old
 // pool, reported Skipped, and named in the migrate's error.
 func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat, others []string) Report {
-	l, err := t.c.fs.Layout(p)
+	// The pool as this client has it (the walk's stat brought the
+	// inode): no request to the MDS, as the whole layout would be.
+	_, pool, err := t.c.fs.CachedLayout(p)
 	if err != nil {
 		return Report{Src: p, Dst: p, Outcome: Failed, Err: err}
 	}
-	if l.Pool == t.c.opts.Pool {
-		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + l.Pool}
+	if pool == t.c.opts.Pool {
+		return Report{Src: p, Dst: p, Outcome: Unchanged, Reason: "already in pool " + pool}
 	}
 	if t.c.opts.DryRun {
-		return t.c.dryRunMigrate(p, st, l.Pool)
+		return t.c.dryRunMigrate(p, st, pool)
 	}
 	r := Report{Src: p, Dst: p, Outcome: Copied}
 	r.Err = t.c.copyFile(ctx, p, p, nil, others, &r)
 	var split errHardLink
 	switch {
 	case errors.As(r.Err, &split):
-		r.Outcome, r.Reason, r.Err = Skipped, split.Error()+"; left in pool "+l.Pool, nil
+		r.Outcome, r.Reason, r.Err = Skipped, split.Error()+"; left in pool "+pool, nil
 		if len(others) == 0 { // a group's leader: migrateGroup names the group
 			t.mlinks.leave(p)
 		}

@@ -1,0 +1,64 @@
+package fscopy
+
+import (
+	"path"
+
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/layout"
+)
+
+// sourceLayout is the layout of the source file src (stat sst, taken
+// with Fs held: see flushedStat), pool namespace included, which names
+// the objects the copy reads.
+//
+// Reading it whole (the ceph.file.layout vxattr) is a request to the MDS
+// for every file: libcephfs refreshes every vxattr from the MDS first.
+// The client has the layout in its cache, but gives its striping and
+// pool only (cephfs.FS.CachedLayout), not its namespace. So for a file of
+// one object, where a file's layout most often is the one the previous
+// file read in the same directory had, that namespace is taken, and then
+// proven: the file's object 0 is found there, holding data. A layout can
+// be set only on an empty file that was never truncated, so the objects
+// of a file with data all live where its layout says, and nowhere else
+// (the MDS writes a backtrace to object 0 in the default namespace of a
+// file in another one, but that object holds no data). Where the proof
+// fails (object 0 absent or empty: a sparse file, or another namespace),
+// and for every file of more objects, the vxattr is read. A file with no
+// data reads no objects: its namespace is never used.
+func (c *Copier) sourceLayout(src string, sst cephfs.Stat) (cephfs.FileLayout, error) {
+	dir := path.Dir(src)
+	l, pool, err := c.fs.CachedLayout(src)
+	if err == nil {
+		c.mu.Lock()
+		have, ok := c.srcLayouts[dir]
+		c.mu.Unlock()
+		if ok && have.Layout == l && have.Pool == pool && oneObject(sst.Size, l) && c.holdsData(have, sst) {
+			return have, nil
+		}
+	}
+	fl, err := c.fs.Layout(src)
+	if err != nil {
+		return fl, err
+	}
+	c.mu.Lock()
+	if c.srcLayouts == nil || len(c.srcLayouts) >= dirLayoutsMax {
+		c.srcLayouts = map[string]cephfs.FileLayout{}
+	}
+	c.srcLayouts[dir] = fl
+	c.mu.Unlock()
+	return fl, nil
+}
+
+// holdsData reports whether the file of stat sst has no data, or its
+// object 0 holds data in the pool and namespace of l.
+func (c *Copier) holdsData(l cephfs.FileLayout, sst cephfs.Stat) bool {
+	if sst.Size == 0 {
+		return true
+	}
+	objs, err := c.pool(l, sst.Snap)
+	if err != nil {
+		return false
+	}
+	st, err := objs.Stat(layout.CephFS(sst.Ino).ObjectName(0))
+	return err == nil && st.Size > 0
+}
