@@ -153,7 +153,7 @@ demo: deps build
 # Scenarios and repeats; the README's figures come from the defaults.
 # The small-file scenarios (smallfiles: 5,000 files of 4-64 KiB; tree: a
 # copy of /usr/include) take minutes a run: BENCH_TREE_REPEAT runs each.
-BENCH_SCENARIOS ?= kernel latency10 latency20 throughput cephfs smallfiles tree
+BENCH_SCENARIOS ?= kernel latency10 latency20 latency2 latency1 latency05 latency1-4096 throughput cephfs smallfiles tree
 BENCH_REPEAT ?= 5
 BENCH_TREE_REPEAT ?= 3
 
