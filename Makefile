@@ -8,6 +8,9 @@
 #                      it (a missing cluster is a failure, not a skip), stop it
 #   make test-reef     the data-path tests again against a Ceph 18.2 (Reef)
 #                      cluster run from a Debian 13 root (test/reef.sh)
+#   make deb           build the Debian package dist/radoscp_VERSION_ARCH.deb
+#   make deb-test      build it, install it here, run the installed radoscp
+#                      (--version, the demo copy), remove it
 #   make cluster-up    start a cluster for interactive use and say how to use it
 #   make cluster-down  stop it
 #   make bench         start a throwaway cluster, run every benchmark scenario
@@ -44,7 +47,7 @@ TESTFLAGS ?= -race -count=1 -timeout 80m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build build-bench test test-reef demo bench bench-report cluster-up cluster-down crash soak fuzz man
+.PHONY: deps build build-bench test test-reef demo demo-run deb deb-test bench bench-report cluster-up cluster-down crash soak fuzz man
 
 deps:
 	test/deps.sh
@@ -135,6 +138,12 @@ fuzz:
 # trailing partial object and object 0 through the client), read back with
 # `rados --striper get` and compared byte for byte.
 demo: deps build
+	$(MAKE) --no-print-directory demo-run
+
+# demo-run is the demo with the radoscp in RADOSCP (deb-test runs the
+# installed one).
+RADOSCP ?= bin/radoscp
+demo-run:
 	dir=$$(mktemp -d)
 	work=$$(mktemp -d)
 	trap 'test/cluster.sh stop "$$dir"; rm -rf "$$work"' EXIT
@@ -143,12 +152,24 @@ demo: deps build
 	conf="$$dir/ceph.conf"
 	head -c $$((66 << 20)) /dev/urandom >"$$work/in"
 	rados -c "$$conf" -p radoscp-a --striper put demo "$$work/in"
-	echo "+ radoscp cp -c $$conf --window 16 striper:radoscp-a/demo striper:radoscp-b/demo-copy"
-	bin/radoscp cp -c "$$conf" --window 16 --no-progress striper:radoscp-a/demo striper:radoscp-b/demo-copy
-	bin/radoscp cp -c "$$conf" --window 16 --json striper:radoscp-a/demo striper:radoscp-b/demo-copy2
+	echo "+ $(RADOSCP) cp -c $$conf --window 16 striper:radoscp-a/demo striper:radoscp-b/demo-copy"
+	$(RADOSCP) cp -c "$$conf" --window 16 --no-progress striper:radoscp-a/demo striper:radoscp-b/demo-copy
+	$(RADOSCP) cp -c "$$conf" --window 16 --json striper:radoscp-a/demo striper:radoscp-b/demo-copy2
 	rados -c "$$conf" -p radoscp-b --striper get demo-copy "$$work/out"
 	cmp "$$work/in" "$$work/out"
 	echo "demo: rados --striper get of the copy is byte-for-byte identical to the source"
+
+# deb builds dist/radoscp_VERSION_ARCH.deb (packaging/deb.sh: the binary,
+# man pages, shell completions, the nightly-clone script and units);
+# deb-test installs it here, runs the installed radoscp's --version and the
+# demo with it, and removes it again (CI runs it on its throwaway machine).
+deb: build
+	packaging/deb.sh bin dist
+
+deb-test: deps
+	$(MAKE) --no-print-directory build
+	deb=$$(packaging/deb.sh bin dist)
+	packaging/deb-test.sh "$$deb"
 
 # Scenarios and repeats; the README's figures come from the defaults.
 # The small-file scenarios (smallfiles: 5,000 files of 4-64 KiB; tree: a
