@@ -9,6 +9,7 @@ import (
 
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -241,6 +242,47 @@ func TestDeleteStaysInsideTheTarget(t *testing.T) {
 		}
 		if got := sh(t, dst, "ls -A && readlink sub"); got != "sub\n"+e.path("outside")+"\n" {
 			t.Fatalf("the target through ceph-fuse: %q; want only the symlink sub, to %s", got, e.path("outside"))
+		}
+	})
+}
+
+// A sharded copy deletes in its final pass only: workers given Delete
+// remove nothing, even a rerun after the source lost entries they had
+// copied; the final pass removes them (instead of reporting them as
+// extra findings) and the target is then the source (rsync --delete).
+func TestShardedCopyDeletesInTheFinalPassOnly(t *testing.T) {
+	fuse := test.FuseMount(t)
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		c := mountCopier(t, slow)
+		dir := fuse + e.dir
+		sh(t, dir, "mkdir out src && cd src && mkdir -p d/e && for i in 1 2 3 4 5 6; do echo $i > f$i; echo $i > d/e/g$i; done")
+		run := func(s shard.Shard) (fscopy.Summary, error) {
+			o := deleteOpts(fscopy.NoDeleteLimit)
+			o.Shard = s
+			return c.copier(t, o, nil).Copy(ctx, e.path("src"), e.path("out"), true)
+		}
+		for k := range 2 {
+			if sum, err := run(shard.Shard{K: k, N: 2}); err != nil || sum.Deleted != 0 {
+				t.Fatalf("worker %d/2: %+v, %v", k, sum, err)
+			}
+		}
+		sh(t, dir, "rm -r src/d src/f1 src/f4")
+		before := sh(t, dir, "find out | sort")
+		for k := range 2 {
+			if sum, err := run(shard.Shard{K: k, N: 2}); err != nil || sum.Deleted != 0 {
+				t.Fatalf("worker %d/2 rerun with the source's entries gone: %+v, %v", k, sum, err)
+			}
+		}
+		if after := sh(t, dir, "find out | sort"); after != before {
+			t.Fatalf("workers changed the target:\n%s\nwas\n%s", after, before)
+		}
+		sum, err := run(shard.Shard{Finish: true})
+		if err != nil || sum.Deleted != 10 || sum.Extra != 0 {
+			t.Fatalf("final pass: %+v, %v; want 10 deleted (d, d/e, 6 files in it, f1, f4), no extra findings", sum, err)
+		}
+		if out := test.Run(t, "rsync", "-a", "-H", "-n", "-i", "--checksum", "--delete", dir+"/src/", dir+"/out/src/"); out != "" {
+			t.Fatalf("rsync -a -H -n -i --checksum --delete finds differences:\n%s", out)
 		}
 	})
 }
