@@ -68,13 +68,9 @@ func (r *InodeRef) ReadDir() ([]Entry, error) {
 //
 // Implements ceph_ll_unlink.
 func (r *InodeRef) Unlink(name string) error {
-	cm := mountPointer(r.fs.m)
-	cname := C.CString(name)
-	defer C.free(unsafe.Pointer(cname))
-	if ret := C.ceph_ll_unlink(cm, r.in, cname, C.ceph_mount_perms(cm)); ret < 0 {
-		return pathError("unlink", gopath.Join(r.path, name), errnoErr(int(ret)))
-	}
-	return nil
+	return r.onName("unlink", name, func(cm *C.struct_ceph_mount_info, cname *C.char) C.int {
+		return C.ceph_ll_unlink(cm, r.in, cname, C.ceph_mount_perms(cm))
+	})
 }
 
 // Rmdir removes the empty directory name from the referenced directory
@@ -83,11 +79,18 @@ func (r *InodeRef) Unlink(name string) error {
 //
 // Implements ceph_ll_rmdir.
 func (r *InodeRef) Rmdir(name string) error {
-	cm := mountPointer(r.fs.m)
+	return r.onName("remove directory", name, func(cm *C.struct_ceph_mount_info, cname *C.char) C.int {
+		return C.ceph_ll_rmdir(cm, r.in, cname, C.ceph_mount_perms(cm))
+	})
+}
+
+// onName runs call, a libcephfs call on name in the referenced
+// directory, and wraps its error with op and the name's path.
+func (r *InodeRef) onName(op, name string, call func(*C.struct_ceph_mount_info, *C.char) C.int) error {
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
-	if ret := C.ceph_ll_rmdir(cm, r.in, cname, C.ceph_mount_perms(cm)); ret < 0 {
-		return pathError("remove directory", gopath.Join(r.path, name), errnoErr(int(ret)))
+	if ret := call(mountPointer(r.fs.m), cname); ret < 0 {
+		return pathError(op, gopath.Join(r.path, name), errnoErr(int(ret)))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package fscopy_test
 
 import (
 	"errors"
+	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -30,6 +31,18 @@ func deleteTree(t *testing.T, c *env, e *env, fuse, script string) (string, stri
 		t.Fatalf("first copy: %+v, %v", sum, err)
 	}
 	return dir + "/src", dir + "/out/src"
+}
+
+// eachDeleteTree runs f on a fast and a slow copier client c, each time
+// with a tree made by deleteTree in a new env e; src and dst are the
+// fuse paths of the source and its copy.
+func eachDeleteTree(t *testing.T, fuse, script string, f func(t *testing.T, e, c *env, src, dst string)) {
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		c := mountCopier(t, slow)
+		src, dst := deleteTree(t, c, e, fuse, script)
+		f(t, e, c, src, dst)
+	})
 }
 
 // sh runs script in dir through the shell, failing t if it fails.
@@ -63,13 +76,9 @@ func deleteOpts(max int) fscopy.Options {
 // --checksum --delete (a dry run) and diff -r, told the kept names, find
 // nothing, directory times included (set after the deletions).
 func TestCopyDeleteMirrorsTheSource(t *testing.T) {
-	fuse := test.FuseMountACL(t)
-	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		c := mountCopier(t, slow)
-		src, dst := deleteTree(t, c, e, fuse, "mkdir -p a/b gone/deep/er && echo 1 > f && echo 2 > a/g && echo 3 > a/b/h && "+
-			"ln -s f link && ln f hard && mkfifo fifo && echo 4 > gone/deep/er/y && ln -s ../f gone/l && echo 5 > a/gone.txt && "+
-			"setfacl -m u:1234:r a/g && setfattr -n user.k -v v a/b/h")
+	eachDeleteTree(t, test.FuseMountACL(t), "mkdir -p a/b gone/deep/er && echo 1 > f && echo 2 > a/g && echo 3 > a/b/h && "+
+		"ln -s f link && ln f hard && mkfifo fifo && echo 4 > gone/deep/er/y && ln -s ../f gone/l && echo 5 > a/gone.txt && "+
+		"setfacl -m u:1234:r a/g && setfattr -n user.k -v v a/b/h", func(t *testing.T, e, c *env, src, dst string) {
 		sh(t, src, "rm -r gone a/gone.txt link hard fifo && echo 6 > a/new")
 		sh(t, dst, "echo t > extra.tmp && mkdir cache && echo c > cache/c && echo u > .radoscp.user && "+
 			"echo s > a/.radoscp.zz && setfattr -n user.radoscp.staging -v zz a/.radoscp.zz")
@@ -107,11 +116,7 @@ func sortedWords(s string) string {
 // --max-delete N removes N entries and counts the rest, which stay;
 // 0 removes nothing. Both end with ErrMaxDelete.
 func TestCopyDeleteMaxDelete(t *testing.T) {
-	fuse := test.FuseMount(t)
-	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		c := mountCopier(t, slow)
-		_, dst := deleteTree(t, c, e, fuse, "echo k > keep")
+	eachDeleteTree(t, test.FuseMount(t), "echo k > keep", func(t *testing.T, e, c *env, _, dst string) {
 		sh(t, dst, "for i in 1 2 3 4; do echo $i > x$i; done && mkdir d && echo y > d/y")
 		count := func() int { return len(strings.Fields(sh(t, dst, "find . -mindepth 1 ! -name keep"))) }
 		for _, max := range []int{0, 2} {
@@ -131,11 +136,7 @@ func TestCopyDeleteMaxDelete(t *testing.T) {
 // A dry run with --delete lists what it would delete and removes
 // nothing.
 func TestCopyDeleteDryRun(t *testing.T) {
-	fuse := test.FuseMount(t)
-	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		c := mountCopier(t, slow)
-		_, dst := deleteTree(t, c, e, fuse, "echo k > keep")
+	eachDeleteTree(t, test.FuseMount(t), "echo k > keep", func(t *testing.T, e, c *env, _, dst string) {
 		sh(t, dst, "echo x > x && mkdir -p d/e && echo y > d/e/y && ln -s keep l")
 		before := sh(t, dst, "find . | sort")
 		o := deleteOpts(fscopy.NoDeleteLimit)
@@ -158,11 +159,7 @@ func TestCopyDeleteDryRun(t *testing.T) {
 
 // A copy with a failure deletes nothing, and says so.
 func TestCopyDeleteNothingAfterAFailure(t *testing.T) {
-	fuse := test.FuseMount(t)
-	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		c := mountCopier(t, slow)
-		src, dst := deleteTree(t, c, e, fuse, "echo k > keep")
+	eachDeleteTree(t, test.FuseMount(t), "echo k > keep", func(t *testing.T, e, c *env, src, dst string) {
 		// x is a file in the source and a directory in the target: its
 		// copy fails.
 		sh(t, src, "echo x > x")
@@ -204,12 +201,8 @@ func (l listThen) ReadDir() ([]cephfs.Entry, error) {
 // the target, nor in the directories moved aside, is touched (ls through
 // ceph-fuse).
 func TestDeleteStaysInsideTheTarget(t *testing.T) {
-	fuse := test.FuseMount(t)
-	eachClient(t, func(t *testing.T, slow float64) {
-		e := newEnv(t)
-		c := mountCopier(t, slow)
-		_, dst := deleteTree(t, c, e, fuse, "mkdir sub && echo a > sub/a")
-		dir := fuse + e.dir
+	eachDeleteTree(t, test.FuseMount(t), "mkdir sub && echo a > sub/a", func(t *testing.T, e, c *env, src, dst string) {
+		dir := path.Dir(src)
 		sh(t, dir, "mkdir outside outside2 aside && echo a > outside/a && echo o > outside/extra && echo z > outside2/z && "+
 			"echo 2 > out/src/sub/extra2 && mkdir out/src/gone && echo q > out/src/gone/q")
 		before := sh(t, dir, "find outside outside2 | sort")
