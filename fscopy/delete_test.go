@@ -70,8 +70,8 @@ func deleteOpts(max int) fscopy.Options {
 // A rerun with --delete removes what the source lost since the first
 // copy: a file, one name of a hard link, a symlink, a FIFO, a nested
 // directory tree, and an unmarked file at a staging name (the user's).
-// It keeps what the filter excludes (a file and a directory) and a
-// marked staging file (of a file the source lost:
+// It keeps what the filter excludes (a file and a directory), a marked
+// target staging directory, a staging link, and a marked staging file (of a file the source lost:
 // the copy leaves it, see TestUserFileAtStagingNameIsLeftAlone). The target is then the source: rsync -a -H -X -A
 // --checksum --delete (a dry run) and diff -r, told the kept names, find
 // nothing, directory times included (set after the deletions).
@@ -81,7 +81,8 @@ func TestCopyDeleteMirrorsTheSource(t *testing.T) {
 		"setfacl -m u:1234:r a/g && setfattr -n user.k -v v a/b/h", func(t *testing.T, e, c *env, src, dst string) {
 		sh(t, src, "rm -r gone a/gone.txt link hard fifo && echo 6 > a/new")
 		sh(t, dst, "echo t > extra.tmp && mkdir cache && echo c > cache/c && echo u > .radoscp.user && "+
-			"echo s > a/.radoscp.zz && setfattr -n user.radoscp.staging -v zz a/.radoscp.zz")
+			"echo s > a/.radoscp.zz && setfattr -n user.radoscp.staging -v zz a/.radoscp.zz && "+
+			"mkdir .radoscp.target.0123.t && setfattr -n user.radoscp.tree -v /x .radoscp.target.0123.t && ln f .radoscp-link.f")
 
 		o := deleteOpts(fscopy.NoDeleteLimit)
 		o.Filter = &fscopy.Filter{}
@@ -96,14 +97,14 @@ func TestCopyDeleteMirrorsTheSource(t *testing.T) {
 		if got := deletedPaths(reports, e.path("out/src")); err != nil || sum.Failed != 0 || sum.Deleted != 10 || got != sortedWords(want) {
 			t.Fatalf("copy --delete: %+v, %v; deleted %q, want %q", sum, err, got, sortedWords(want))
 		}
-		if got := sh(t, dst, "cat extra.tmp cache/c a/.radoscp.zz"); got != "t\nc\ns\n" {
+		if got := sh(t, dst, "cat extra.tmp cache/c a/.radoscp.zz .radoscp-link.f && test -d .radoscp.target.0123.t"); got != "t\nc\ns\n1\n" {
 			t.Fatalf("kept entries read %q through ceph-fuse", got)
 		}
-		excl := []string{"--exclude", "*.tmp", "--exclude", "cache/", "--exclude", ".radoscp.zz"}
+		excl := []string{"--exclude", "*.tmp", "--exclude", "cache/", "--exclude", ".radoscp.zz", "--exclude", ".radoscp.target.*", "--exclude", ".radoscp-link.f"}
 		if out := test.Run(t, "rsync", append(append([]string{"-a", "-H", "-X", "-A", "-n", "-i", "--checksum", "--delete"}, excl...), src+"/", dst+"/")...); out != "" {
 			t.Fatalf("rsync -a -H -X -A -n -i --checksum --delete finds differences:\n%s", out)
 		}
-		test.Run(t, "diff", "-r", "--no-dereference", "-x", "*.tmp", "-x", "cache", "-x", ".radoscp.zz", src, dst)
+		test.Run(t, "diff", "-r", "--no-dereference", "-x", "*.tmp", "-x", "cache", "-x", ".radoscp.zz", "-x", ".radoscp.target.*", "-x", ".radoscp-link.f", src, dst)
 	})
 }
 

@@ -56,8 +56,13 @@ func TestE2ECopyDelete(t *testing.T) {
 			if strings.Join(paths, " ") != "d/y d l x" || sum["deleted"] != 4.0 || sum["dry_run"] != true {
 				t.Fatalf("dry run: deleted %q, summary %v", paths, sum)
 			}
+			r = cp(0, "-r", "--delete", "--dry-run", src, out)
+			if !strings.Contains(r.stdout, "would delete cephfs:"+e.path("out/src/d/y")+" (not in the source)\n") ||
+				!strings.Contains(r.stdout, "would delete 4 entries not in the source\n") {
+				t.Fatalf("text dry run:\n%s", r.stdout)
+			}
 			if after := tree(); after != before {
-				t.Fatalf("the dry run changed the target:\n%s\nwas\n%s", after, before)
+				t.Fatalf("the dry runs changed the target:\n%s\nwas\n%s", after, before)
 			}
 
 			r = cp(4, "-r", "--delete", "--max-delete", "1", src, out)
