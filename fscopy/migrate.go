@@ -31,6 +31,9 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	if c.opts.Pool == "" {
 		return sum, fmt.Errorf("%w: migrate needs a destination pool", ErrUsage)
 	}
+	if c.opts.Delete {
+		return sum, fmt.Errorf("%w: --delete mirrors a tree copy; migrate moves files in place and deletes nothing", ErrUsage)
+	}
 	// Migrate replaces files in place: inside a snapshot it would be
 	// writing to a read-only destination.
 	if _, err := c.checkPaths("", root); err != nil {

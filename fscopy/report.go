@@ -17,6 +17,7 @@ const (
 	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
 	Failed    Outcome = "failed"    // an error; Err says which
 	Unchanged Outcome = "unchanged" // migrate: already in the pool
+	Deleted   Outcome = "deleted"   // --delete: removed from the target, not in the source
 )
 
 // Report is the outcome for one source path.
@@ -61,6 +62,10 @@ type Summary struct {
 	// they were put in place, during an MDS restart or failover, and
 	// that were set again (see reconnect.go).
 	TimesReset int
+	// Deleted counts the target's entries --delete removed (in a dry
+	// run, would remove); DeletesLeft those MaxDelete kept it from
+	// removing (delete.go).
+	Deleted, DeletesLeft int
 }
 
 func (s *Summary) add(r Report) {
@@ -90,5 +95,7 @@ func (s *Summary) add(r Report) {
 		s.Failed++
 	case Unchanged:
 		s.Unchanged++
+	case Deleted:
+		s.Deleted++
 	}
 }

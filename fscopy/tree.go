@@ -34,6 +34,9 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err != nil {
 		return sum, fmt.Errorf("%w: source: %w", ErrUsage, err)
 	}
+	if err := c.checkDelete(src, sst, recursive); err != nil {
+		return sum, err
+	}
 	if dst, err = c.target(src, dst, sst.IsDir()); err != nil {
 		return sum, err
 	}
@@ -66,6 +69,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	t.g.Wait()
 	t.recheck(ctx)
 	t.settled(ctx)
+	deleted := t.mirrorDeletes(ctx, src, dst) // before the directories' times
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
@@ -92,12 +96,12 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, t.lastErr
 	}
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
-		return sum, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe)
+		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe))
 	}
 	if sum.Failed > 0 {
-		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
+		return sum, c.noDeletes(deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
 	}
-	return sum, sum.findings()
+	return sum, errors.Join(sum.findings(), sum.deletesLeftErr(c.opts.MaxDelete))
 }
 
 // errQuotaStop is a file of a tree copy not started because a quota

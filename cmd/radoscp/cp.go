@@ -41,7 +41,8 @@ DIR/.snap/NAME copies that snapshot; --snap NAME copies a rados: or
 striper: source's pool snapshot NAME.
 
 Exit codes: 0 copied, 1 failed with nothing copied, 2 invalid input (nothing
-written), 3 a prefix was copied and published, then a failure.`,
+written), 3 a prefix was copied and published, then a failure, 4 a tree
+copy complete but --max-delete stopped its --delete.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if cmd.Flags().Changed("batch") {
 				if len(args) != 0 {

@@ -122,5 +122,7 @@ func printDryRun(w io.Writer, r fscopy.Report) {
 		fmt.Fprintf(w, "would make special file cephfs:%s\n", r.Dst)
 	case fscopy.HardLink:
 		fmt.Fprintf(w, "would link cephfs:%s: %s\n", r.Dst, r.Reason)
+	case fscopy.Deleted:
+		fmt.Fprintf(w, "would delete cephfs:%s (not in the source)\n", r.Dst)
 	}
 }

@@ -15,6 +15,9 @@ const (
 	exitFailed  = 1 // failed with nothing copied
 	exitUsage   = 2 // invalid input, found before anything was written
 	exitPartial = 3 // a prefix was copied and published, then a failure
+	// exitDeleteLimit: a tree copy complete, its --delete stopped by
+	// --max-delete (rsync's 25): the target holds more than the source.
+	exitDeleteLimit = 4
 )
 
 // usageError marks an error in what the user asked for.
@@ -38,9 +41,12 @@ func (e partialError) Unwrap() error { return e.err }
 func exitCode(err error) int {
 	var u usageError
 	var p partialError
+	var d deleteLimitError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &d):
+		return exitDeleteLimit
 	case errors.As(err, &p):
 		// Checked first: invalid input found after some copies (a bad
 		// --batch line) is still a partial run.

@@ -28,6 +28,7 @@ type fsFlags struct {
 	verify                        string
 	filter                        fscopy.Filter
 	shard                         string
+	del                           deleteFlags // cp only (delete.go)
 }
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
@@ -40,12 +41,13 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	bindFilter(cmd, &f.filter)
 	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
 	bindShard(cmd, &f.shard, true)
+	f.del.bind(cmd)
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard", "delete", "max-delete"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -77,6 +79,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 		return o, usageError{err}
 	}
 	if o.Shard, err = parseShard(f.shard, true); err != nil {
+		return o, err
+	}
+	if o.Delete, o.MaxDelete, err = f.del.options(cmd, f.recursive); err != nil {
 		return o, err
 	}
 	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
@@ -139,6 +144,8 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
+	case errors.Is(err, fscopy.ErrMaxDelete):
+		return reported(deleteLimitError{err})
 	case err != nil && sum.Files > 0:
 		return reported(partialError{err})
 	}
