@@ -289,7 +289,7 @@ func (t *treeCopy) recheckSources(ctx context.Context) {
 				what = "now " + sourceRecord(st)
 			}
 			t.record(Report{Src: p, Dst: f.dst, Outcome: Failed, Size: f.st.Size,
-				Err: fmt.Errorf("cephfs:%s: %w during the copy (%s, %s); the tree is not put in place, a rerun copies the file again", p, ErrSourceChanged, sourceRecord(f.st), what)})
+				Err: fmt.Errorf("cephfs:%s: %w (%s, %s); the tree is not put in place, a rerun copies the file again", p, ErrSourceChanged, sourceRecord(f.st), what)})
 		}
 	}
 }
