@@ -191,20 +191,25 @@ func (c *Copier) reuseNew(dst string, sst cephfs.Stat, sl cephfs.FileLayout, r *
 	if err != nil {
 		return nil, nil, fmt.Errorf("cephfs:%s, left in the staging tree by an interrupted copy: %w", dst, err)
 	}
-	defer old.Close()
-	if c.opts.Resume {
-		d, why, err := c.resume(old, sst, sl)
-		if err != nil {
-			return nil, nil, err
+	// A file of one object records nothing to continue from: it is
+	// simply copied again.
+	if _, err := old.GetXattr(xattrSource); err == nil {
+		if !c.opts.Resume {
+			r.Reason = "copied again over what an interrupted copy left (a resume would continue it)"
+		} else {
+			d, why, err := c.resume(old, sst, sl)
+			if err != nil {
+				old.Close()
+				return nil, nil, err
+			}
+			if d != nil {
+				r.Resumed, r.ResumedFrom = true, d.EOF()
+				return old, d, nil
+			}
+			r.Reason = "restarted: " + why
 		}
-		if d != nil {
-			r.Resumed, r.ResumedFrom = true, d.EOF()
-			return old, d, nil
-		}
-		r.Reason = "restarted: " + why
-	} else {
-		r.Reason = "copied again over what an interrupted copy left (a resume would continue it)"
 	}
+	defer old.Close()
 	coverForPurge(old, sst.Size)
 	if err := c.removeStaging(old); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
