@@ -394,19 +394,13 @@ func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.F
 		defer old.Close()
 		return nil, nil, c.busy(old, err)
 	}
-	if c.opts.Resume {
-		d, why, err := c.resume(old, sst, sl)
-		if err != nil {
-			old.Close()
-			return nil, nil, err
-		}
-		if d != nil {
-			r.Resumed, r.ResumedFrom = true, d.EOF()
-			return old, d, c.claim(old, true)
-		}
-		r.Reason = "restarted: " + why
-	} else {
-		r.Reason = "removed the staging file of an interrupted copy (a resume would continue it)"
+	d, err := c.resumeLeft(old, sst, sl, r, "removed the staging file of an interrupted copy (a resume would continue it)")
+	if err != nil {
+		old.Close()
+		return nil, nil, err
+	}
+	if d != nil {
+		return old, d, c.claim(old, true)
 	}
 	coverForPurge(old, sst.Size)
 	err = c.removeStaging(old)
@@ -415,6 +409,27 @@ func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.F
 		return nil, nil, err
 	}
 	return nil, nil, nil
+}
+
+// resumeLeft continues, with Resume, the interrupted copy left in old
+// when it is one of the same, unchanged source (see resume), noting it in
+// r. Otherwise it returns nil and says in r's reason why the copy starts
+// over (without Resume: notResumed).
+func (c *Copier) resumeLeft(old *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout, r *Report, notResumed string) (*truncate.CephFS, error) {
+	if !c.opts.Resume {
+		r.Reason = notResumed
+		return nil, nil
+	}
+	d, why, err := c.resume(old, sst, sl)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		r.Reason = "restarted: " + why
+		return nil, nil
+	}
+	r.Resumed, r.ResumedFrom = true, d.EOF()
+	return d, nil
 }
 
 // ErrBusy is a destination another copy, alive, is writing: its staging

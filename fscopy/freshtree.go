@@ -81,6 +81,11 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 	if _, err := c.fs.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // there (or unknown: the per-file path reports it)
 	}
+	// Under a directory quota, a copy the quota stops leaves what it
+	// copied in place, as cp -a does, not a hidden tree holding quota.
+	if over, err := c.quotasOver(path.Dir(dst)); err != nil || len(over) > 0 {
+		return nil, nil
+	}
 	ft := &freshTree{dst: dst, staging: stagingPath(dst, 0), sources: map[string][]copiedSource{}}
 	err := c.mkdirMarked(src, ft.staging)
 	if errors.Is(err, fs.ErrExist) {
@@ -194,19 +199,13 @@ func (c *Copier) reuseNew(dst string, sst cephfs.Stat, sl cephfs.FileLayout, r *
 	// A file of one object records nothing to continue from: it is
 	// simply copied again.
 	if _, err := old.GetXattr(xattrSource); err == nil {
-		if !c.opts.Resume {
-			r.Reason = "copied again over what an interrupted copy left (a resume would continue it)"
-		} else {
-			d, why, err := c.resume(old, sst, sl)
-			if err != nil {
-				old.Close()
-				return nil, nil, err
-			}
-			if d != nil {
-				r.Resumed, r.ResumedFrom = true, d.EOF()
-				return old, d, nil
-			}
-			r.Reason = "restarted: " + why
+		d, err := c.resumeLeft(old, sst, sl, r, "copied again over what an interrupted copy left (a resume would continue it)")
+		if err != nil {
+			old.Close()
+			return nil, nil, err
+		}
+		if d != nil {
+			return old, d, nil
 		}
 	}
 	defer old.Close()

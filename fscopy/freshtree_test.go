@@ -45,8 +45,8 @@ func (e *env) freshSource(t *testing.T, src string, n int, big bool) {
 func assertSameTree(t *testing.T, src, dst string) {
 	t.Helper()
 	fresh := test.Mount(t)
-	names := listNames(t, fresh, src)
-	if got := listNames(t, fresh, dst); strings.Join(got, ",") != strings.Join(names, ",") {
+	names := test.Names(t, fresh, src)
+	if got := test.Names(t, fresh, dst); strings.Join(got, ",") != strings.Join(names, ",") {
 		t.Fatalf("%s has %v, the source %v", dst, got, names)
 	}
 	for _, n := range names {
@@ -58,28 +58,6 @@ func assertSameTree(t *testing.T, src, dst string) {
 		sd, _ := test.ReadFile(t, fresh, src+"/"+n)
 		dd, _ := test.ReadFile(t, fresh, dst+"/"+n)
 		assertEqual(t, dst+"/"+n, dd, sd)
-	}
-}
-
-func listNames(t *testing.T, m *gocephfs.MountInfo, dir string) []string {
-	t.Helper()
-	d, err := m.OpenDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	var out []string
-	for {
-		de, err := d.ReadDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if de == nil {
-			return out
-		}
-		if de.Name() != "." && de.Name() != ".." {
-			out = append(out, de.Name())
-		}
 	}
 }
 
