@@ -75,7 +75,9 @@ type copiedSource struct {
 // a sharded worker or final pass, a dry run. ErrBusy is another copy of
 // src to dst, alive.
 func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
-	if c.opts.NoClobber || c.opts.Shard.On() || c.opts.DryRun {
+	// A target at a staging name is hidden already: a subvolume clone
+	// builds its tree in one, and moves it in when complete.
+	if c.opts.NoClobber || c.opts.Shard.On() || c.opts.DryRun || strings.HasPrefix(path.Base(dst), stagingStart) {
 		return nil, nil
 	}
 	if _, err := c.fs.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
