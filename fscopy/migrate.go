@@ -130,7 +130,7 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat, ot
 		return t.c.dryRunMigrate(p, st, pool)
 	}
 	r := Report{Src: p, Dst: p, Outcome: Copied}
-	r.Err = t.c.copyFile(ctx, p, p, nil, others, &r)
+	r.Err = t.c.copyFile(ctx, p, p, nil, others, nil, &r)
 	var split errHardLink
 	switch {
 	case errors.As(r.Err, &split):

@@ -59,15 +59,29 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, err
 	}
 	marked := false
-	if sst.IsDir() && !c.opts.DryRun {
+	var ft *freshTree // a new target, built under its staging name (freshtree.go)
+	if sst.IsDir() && recursive && !c.opts.DryRun {
+		if ft, err = c.freshTarget(src, dst); err != nil {
+			return sum, err
+		}
+		defer ft.release()
+	}
+	if sst.IsDir() && !c.opts.DryRun && ft == nil {
 		if marked, err = c.markTarget(src, dst); err != nil {
 			return sum, err
 		}
 	}
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
-	t.copy(ctx, src, dst, sst, nil)
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst), fresh: ft}
+	root := dst
+	if ft != nil {
+		root = ft.staging
+	}
+	t.copy(ctx, src, root, sst, nil)
 	t.g.Wait()
 	t.recheck(ctx)
+	if ft != nil {
+		t.recheckSources(ctx)
+	}
 	t.settled(ctx)
 	deleted := t.mirrorDeletes(ctx, src, dst) // before the directories' times
 	// A worker of a sharded copy leaves the mark to the final pass.
@@ -86,6 +100,11 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
 		}
 	}
+	if ft != nil && sum.Failed == 0 && ctx.Err() == nil {
+		if err := c.publish(ft); err != nil {
+			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
@@ -97,6 +116,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	}
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
 		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe))
+	}
+	if sum.Failed > 0 && ft != nil {
+		return sum, fmt.Errorf("%d of %d paths failed; cephfs:%s was not made: the copy is kept in cephfs:%s, which a rerun continues",
+			sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed, dst, ft.staging)
 	}
 	if sum.Failed > 0 {
 		return sum, c.noDeletes(deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
@@ -187,6 +210,7 @@ type treeCopy struct {
 	// listedDirs are the source directories the walk listed (recheck.go).
 	listedDirs []listedDir
 	sh         *shardWalk // nil unless sharded
+	fresh      *freshTree // nil unless the target is new (freshtree.go)
 	lastErr    error
 	// quotaErr is the first refusal by a directory quota: the copy
 	// stops there, as cp -a and rsync do (under repMu).
@@ -212,6 +236,7 @@ func (t *treeCopy) settled(ctx context.Context) {
 
 func (t *treeCopy) record(r Report) {
 	t.sh.annotate(&r)
+	r.Dst = t.fresh.final(r.Dst)
 	t.c.repMu.Lock()
 	if t.quotaErr != nil && errors.Is(r.Err, ErrDirQuota) {
 		// Refused after the copy stopped, nothing of it copied: one
@@ -261,7 +286,12 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			if r.Err == nil && t.stopped() {
 				r.Err = errQuotaStop // not started: reported by the quota's error
 			}
-			if r.Err == nil {
+			switch {
+			case r.Err != nil:
+			case t.fresh != nil:
+				r = t.fresh.copy(ctx, t.c, src, dst, st)
+				t.record(r)
+			default:
 				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)
 				t.record(r)
 			}
