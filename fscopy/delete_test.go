@@ -280,3 +280,29 @@ func TestShardedCopyDeletesInTheFinalPassOnly(t *testing.T) {
 		}
 	})
 }
+
+// A tree copy with --delete into a new target (built under its staging
+// name, freshtree.go) is put in place: the deletion pass looks in the
+// staging tree, where there is nothing to delete, not at the target's
+// name, which does not exist until the end.
+func TestCopyDeleteIntoANewTarget(t *testing.T) {
+	fuse := test.FuseMount(t)
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		c := mountCopier(t, slow)
+		dir := fuse + e.dir
+		sh(t, dir, "mkdir -p src/a && echo 1 > src/f && echo 2 > src/a/g && ln -s f src/link")
+		var reports []fscopy.Report
+		copier := c.copier(t, deleteOpts(fscopy.NoDeleteLimit), &reports)
+		sum, err := copier.Copy(ctx, e.path("src"), e.path("new"), true)
+		if err != nil || sum.Failed != 0 || sum.Deleted != 0 {
+			t.Fatalf("copy --delete into a new target: %+v, %v", sum, err)
+		}
+		if got := deletedPaths(reports, e.path("new")); got != "" {
+			t.Fatalf("deleted %q from a new target", got)
+		}
+		if out := sh(t, dir, "diff -r --no-dereference src new && ls -A"); out != "new\nsrc\n" {
+			t.Fatalf("after the copy the directory holds %q, want new and src (no staging tree)", out)
+		}
+	})
+}

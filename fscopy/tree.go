@@ -83,7 +83,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		t.recheckSources(ctx)
 	}
 	t.settled(ctx)
-	deleted := t.mirrorDeletes(ctx, src, dst) // before the directories' times
+	deleted := t.mirrorDeletes(ctx, src, root) // before the directories' times; a new target's, in its staging tree
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
