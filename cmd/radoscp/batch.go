@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 )
 
@@ -51,7 +52,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if err != nil {
 			return usage("--batch line %d: %v", line, err)
 		}
-		if req.src.Scheme == SchemeCephFS {
+		if req.src.Scheme == address.CephFS {
 			return usage("--batch line %d: cephfs: copies are not batched; give the files or a directory to cp -r", line)
 		}
 		next, _, err := loader.Load()

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 )
 
@@ -83,7 +84,7 @@ func copyLength(src radoscp.Source, req cpRequest) (uint64, error) {
 // records no EOF, so there is nothing to resume from (give --dst-size,
 // --src-offset and --dst-offset for the rest instead).
 func checkResume(req cpRequest) error {
-	if req.resume && req.dst.Scheme == SchemeRados {
+	if req.resume && req.dst.Scheme == address.Rados {
 		return fmt.Errorf("--resume needs a destination that records its EOF (striper: or cephfs:); %s is a raw object set: copy the rest with --src-offset, --dst-offset and --dst-size", req.dst)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/truncate"
@@ -81,7 +82,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return usageError{err}
 		}
-		if req.src.Scheme == SchemeCephFS {
+		if req.src.Scheme == address.CephFS {
 			return runFSCopy(ctx, cmd, cfg, f, req)
 		}
 		if err := f.fs.onlyForCephFS(cmd); err != nil {
@@ -99,7 +100,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 
 // cpRequest is a parsed cp command line.
 type cpRequest struct {
-	src, dst        Address
+	src, dst        address.Address
 	srcOff, dstOff  uint64
 	length, dstSize uint64
 	haveLength      bool
@@ -124,10 +125,10 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 	if r.verify, err = verify.ParseMode(f.fs.verify); err != nil {
 		return r, err
 	}
-	if r.src, err = ParseAddress(args[0]); err != nil {
+	if r.src, err = address.Parse(args[0]); err != nil {
 		return r, fmt.Errorf("source: %w", err)
 	}
-	if r.dst, err = ParseAddress(args[1]); err != nil {
+	if r.dst, err = address.Parse(args[1]); err != nil {
 		return r, fmt.Errorf("destination: %w", err)
 	}
 	for _, v := range []struct {
@@ -148,10 +149,10 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 		}
 		r.haveLength = true
 	}
-	if (r.src.Scheme == SchemeCephFS) != (r.dst.Scheme == SchemeCephFS) {
+	if (r.src.Scheme == address.CephFS) != (r.dst.Scheme == address.CephFS) {
 		return r, fmt.Errorf("cannot copy between %s and %s: cephfs: addresses copy to and from cephfs: only", r.src, r.dst)
 	}
-	if r.src.Scheme == SchemeCephFS {
+	if r.src.Scheme == address.CephFS {
 		if f.snap != "" {
 			return r, fmt.Errorf("--snap %q applies to rados: and striper: sources (pool snapshots); a CephFS snapshot is a path: cephfs:/DIR/.snap/NAME/...", f.snap)
 		}
@@ -170,17 +171,17 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 	if f.noClobber && r.resume {
 		return r, fmt.Errorf("--no-clobber and --resume contradict each other: a resume continues into an existing destination")
 	}
-	r.ranged = f.offsetsGiven || (r.haveLength && r.src.Scheme != SchemeRados)
+	r.ranged = f.offsetsGiven || (r.haveLength && r.src.Scheme != address.Rados)
 	if r.ranged && r.verify != verify.Off {
 		return r, fmt.Errorf("--verify checks whole copies; it does not apply with --src-offset, --dst-offset or a --length of a striped source")
 	}
-	if r.src.Scheme == SchemeRados && !r.haveLength {
+	if r.src.Scheme == address.Rados && !r.haveLength {
 		return r, fmt.Errorf("source %s is a raw object set, which has no size: give --length", r.src)
 	}
 	if err := checkResume(r); err != nil {
 		return r, err
 	}
-	if r.dst.Scheme != SchemeRados && f.dstSize != "0" {
+	if r.dst.Scheme != address.Rados && f.dstSize != "0" {
 		return r, fmt.Errorf("--dst-size applies to rados: destinations only; %s keeps its own size", r.dst)
 	}
 	return r, nil

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/rados"
@@ -61,7 +62,7 @@ func dryRunDestination(p *rados.Pool, cfg config.Config, req cpRequest, length u
 	var eof uint64
 	exists := false
 	switch req.dst.Scheme {
-	case SchemeStriper:
+	case address.Striper:
 		meta, err := readDestinationMeta(p, req)
 		if err != nil {
 			return "", 0, err

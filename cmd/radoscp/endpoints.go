@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
@@ -27,7 +28,7 @@ func flagLayout(cfg config.Config) (layout.Layout, error) {
 }
 
 // openPool opens an address's pool; a missing pool is invalid input.
-func openPool(conn *rados.Conn, a Address) (*rados.Pool, error) {
+func openPool(conn *rados.Conn, a address.Address) (*rados.Pool, error) {
 	p, err := conn.OpenPool(a.Pool, a.Namespace)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, usage("%s: pool %q does not exist", a, a.Pool)
@@ -69,7 +70,7 @@ func openSourcePool(conn *rados.Conn, req cpRequest) (*rados.Pool, *rados.PoolSn
 
 func openSourceIn(p *rados.Pool, cfg config.Config, req cpRequest) (radoscp.Source, error) {
 	switch req.src.Scheme {
-	case SchemeStriper:
+	case address.Striper:
 		meta, err := truncate.ReadStriperMeta(p, req.src.Name)
 		if errors.Is(err, store.ErrNotFound) {
 			return radoscp.Source{}, usage("source %s does not exist: no object %s", req.src, p.Ref(layout.Striper(req.src.Name).ObjectName(0)))
@@ -147,7 +148,7 @@ func openDestination(conn *rados.Conn, cfg config.Config, req cpRequest, length 
 	}
 	var dst radoscp.Destination
 	switch req.dst.Scheme {
-	case SchemeStriper:
+	case address.Striper:
 		s, err := truncate.OpenStriperWith(p, req.dst.Name, l, truncate.StriperOptions{NoClobber: req.noClobber})
 		if err != nil {
 			return nil, destinationError(req, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
@@ -209,11 +210,11 @@ system's data pools.`,
 		if err != nil {
 			return err
 		}
-		a, err := ParseAddress(args[0])
+		a, err := address.Parse(args[0])
 		if err != nil {
 			return usageError{err}
 		}
-		if a.Scheme != SchemeCephFS {
+		if a.Scheme != address.CephFS {
 			return usage("migrate moves CephFS files: expected cephfs:/PATH, got %s", a)
 		}
 		if strings.TrimSpace(pool) == "" {

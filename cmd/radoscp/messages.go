@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 )
 
@@ -53,7 +54,7 @@ func interrupted(cfg config.Config, req cpRequest, res radoscp.Result, length ui
 	rest := length - res.Bytes
 	var cont string
 	switch req.dst.Scheme {
-	case SchemeRados:
+	case address.Rados:
 		// A raw object set records no EOF: the rest is a range copy past
 		// what is published.
 		cont = fmt.Sprintf("radoscp cp%s --src-offset %d --dst-offset %d --dst-size %d --length %d %s %s",

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados"
@@ -28,13 +29,13 @@ import (
 // other; those that share one are refused by precheck. It needs nothing
 // opened.
 func ownObjects(req cpRequest) error {
-	if canonical(req.src) != canonical(req.dst) || (req.dst.Scheme == SchemeRados && req.ranged) {
+	if req.src.Canonical() != req.dst.Canonical() || (req.dst.Scheme == address.Rados && req.ranged) {
 		return nil
 	}
 	if req.snap != "" {
 		return usage("--snap %s: %s", req.snap, restoreAdvice(req))
 	}
-	if req.dst.Scheme == SchemeRados {
+	if req.dst.Scheme == address.Rados {
 		return usage("%s is both the source and the destination: a whole copy empties the destination first; copy to another prefix, or give --src-offset and --dst-offset for ranges of it that share no object", req.dst)
 	}
 	return usage("%s is both the source and the destination: a copy writes the destination's object 0 (its size, lock and record), which also holds the source's, and a whole copy empties it first; copy to another name", req.dst)
@@ -62,10 +63,10 @@ func restoreAdvice(req cpRequest) string {
 	if req.dstSize > 0 {
 		second = append(second, "--dst-size", fmt.Sprint(req.dstSize))
 	}
-	first = append(first, canonical(req.src), canonical(tmp))
-	second = append(append([]string{"radoscp cp"}, second...), canonical(tmp), canonical(req.dst))
-	layoutFlags, remove := "", canonical(tmp)
-	if req.dst.Scheme == SchemeRados {
+	first = append(first, req.src.Canonical(), tmp.Canonical())
+	second = append(append([]string{"radoscp cp"}, second...), tmp.Canonical(), req.dst.Canonical())
+	layoutFlags, remove := "", tmp.Canonical()
+	if req.dst.Scheme == address.Rados {
 		layoutFlags = " (both with this copy's --object-size, --stripe-unit and --stripe-count)"
 	} else {
 		ns := ""
@@ -103,7 +104,7 @@ func (r *runner) precheck(cfg config.Config, req cpRequest, src radoscp.Source, 
 	}
 	target := radoscp.Target{Objects: p, Layout: l, Names: layout.Prefix(req.dst.Name)}
 	var meta *truncate.StriperMeta
-	if req.dst.Scheme == SchemeStriper {
+	if req.dst.Scheme == address.Striper {
 		target.Names = layout.Striper(req.dst.Name)
 		if meta, err = readDestinationMeta(p, req); err != nil {
 			return c, err
@@ -121,7 +122,7 @@ func (r *runner) precheck(cfg config.Config, req cpRequest, src radoscp.Source, 
 		}
 		return c, usageError{err}
 	}
-	if req.dst.Scheme == SchemeRados {
+	if req.dst.Scheme == address.Rados {
 		return c, destinationError(req, truncate.CheckRawLockObject(p, req.dst.Name))
 	}
 	if req.dryRun && !req.resume {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"golang.org/x/sync/errgroup"
@@ -48,19 +49,10 @@ type sourceRecord struct {
 	Dirty uint64 `json:"dirty"`
 }
 
-// canonical names a source however it was spelled: scheme:pool/name or
-// scheme:pool/namespace/name.
-func canonical(a Address) string {
-	if a.Namespace == "" {
-		return fmt.Sprintf("%s:%s/%s", a.Scheme, a.Pool, a.Name)
-	}
-	return fmt.Sprintf("%s:%s/%s/%s", a.Scheme, a.Pool, a.Namespace, a.Name)
-}
-
 // newSourceRecord stats every source object of the copy's range, width at
 // a time, and records their versions.
 func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int) (sourceRecord, error) {
-	name := canonical(req.src)
+	name := req.src.Canonical()
 	if req.snap != "" {
 		name += "@" + req.snap // a resume of a pool snapshot's copy continues only from that snapshot
 	}
@@ -106,7 +98,7 @@ func objectVersion(src radoscp.Source, req cpRequest, obj uint64) (string, error
 		return "-", nil
 	case err != nil:
 		return "", err
-	case obj == 0 && req.src.Scheme == SchemeStriper:
+	case obj == 0 && req.src.Scheme == address.Striper:
 		var sum uint64
 		if st.Size > 0 {
 			if sum, err = src.Objects.Checksum(oid, 0, st.Size); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
@@ -56,15 +57,15 @@ could not be compared, 2 invalid input.`,
 		if err != nil {
 			return err
 		}
-		src, err := ParseAddress(args[0])
+		src, err := address.Parse(args[0])
 		if err != nil {
 			return usage("source: %v", err)
 		}
-		dst, err := ParseAddress(args[1])
+		dst, err := address.Parse(args[1])
 		if err != nil {
 			return usage("destination: %v", err)
 		}
-		if (src.Scheme == SchemeCephFS) != (dst.Scheme == SchemeCephFS) {
+		if (src.Scheme == address.CephFS) != (dst.Scheme == address.CephFS) {
 			return usage("cannot compare %s with %s: cephfs: paths compare with cephfs: paths only", src, dst)
 		}
 		mode := verify.OSD
@@ -73,7 +74,7 @@ could not be compared, 2 invalid input.`,
 		}
 		ctx, stop := interruptContext(cmd.ErrOrStderr())
 		defer stop()
-		if src.Scheme == SchemeCephFS {
+		if src.Scheme == address.CephFS {
 			if snap != "" {
 				return usage("--snap applies to rados: and striper: sources; a CephFS snapshot is a path, cephfs:/DIR/.snap/NAME/...")
 			}
@@ -95,13 +96,13 @@ could not be compared, 2 invalid input.`,
 }
 
 // verifyObjects compares two raw object sets or striped objects.
-func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, length, dstSize, snap string, mode verify.Mode) error {
+func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst address.Address, length, dstSize, snap string, mode verify.Mode) error {
 	r, err := newRunner(cfg)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	side := func(a Address, size string, what string) (verify.Side, error) {
+	side := func(a address.Address, size string, what string) (verify.Side, error) {
 		var p *rados.Pool
 		var err error
 		if what == "source" {
@@ -112,7 +113,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 		if err != nil {
 			return verify.Side{}, err
 		}
-		if a.Scheme == SchemeStriper {
+		if a.Scheme == address.Striper {
 			meta, err := truncate.ReadStriperMeta(p, a.Name)
 			if err != nil {
 				return verify.Side{}, usage("%s %s: %v", what, a, err)
@@ -215,7 +216,7 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 
 // verifyFS compares two CephFS paths; o gives what to compare (NoPreserve,
 // Verify, Shard).
-func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, recursive bool, o fscopy.Options) error {
+func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst address.Address, recursive bool, o fscopy.Options) error {
 	run, err := openFS(cfg, src.FS)
 	if err != nil {
 		return err
