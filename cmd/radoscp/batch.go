@@ -62,7 +62,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if f.noProgress {
 			next.Progress = "off"
 		}
-		if err := r.copy(ctx, cmd, next, req); err != nil {
+		if err := r.copy(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), next, req); err != nil {
 			return fmt.Errorf("--batch line %d: %w", line, err)
 		}
 		done++

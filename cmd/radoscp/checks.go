@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 
-	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 )
@@ -55,29 +53,6 @@ func checkProgressFlags(cmd *cobra.Command, cfg config.Config, noProgress bool) 
 		return usage("--no-progress and --progress on contradict each other; give one")
 	}
 	return nil
-}
-
-// copyLength is the length req copies from src: --length, or to src's EOF.
-// It refuses ranges the engine would refuse, before the destination exists.
-func copyLength(src radoscp.Source, req cpRequest) (uint64, error) {
-	length := req.length
-	if !req.haveLength {
-		if req.srcOff > src.Size {
-			return 0, usage("--src-offset %d is past the source's EOF %d", req.srcOff, src.Size)
-		}
-		length = src.Size - req.srcOff
-	}
-	if req.srcOff > math.MaxUint64-length {
-		return 0, usage("--src-offset %d + --length %d overflows", req.srcOff, length)
-	}
-	if req.dstOff > math.MaxUint64-length {
-		return 0, usage("--dst-offset %d + --length %d overflows", req.dstOff, length)
-	}
-	if req.srcOff+length > src.Size {
-		return 0, usage("range [%d, %d) of --src-offset %d --length %d runs past the source's EOF %d",
-			req.srcOff, req.srcOff+length, req.srcOff, length, src.Size)
-	}
-	return length, nil
 }
 
 // checkResume refuses --resume into a rados: destination: a raw object set

@@ -3,14 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/rados"
-	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -93,7 +95,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 			return err
 		}
 		defer r.close()
-		return r.copy(ctx, cmd, cfg, req)
+		return r.copy(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg, req)
 	}
 	return cmd
 }
@@ -189,11 +191,12 @@ func parseCpRequest(args []string, f cpFlags, haveLength bool) (cpRequest, error
 
 // runner is one connection and everything copies over it share: the
 // engine (which remembers for the connection's life whether copy-from
-// works), metrics and logging.
+// works), the object copier over it, metrics and logging.
 type runner struct {
 	conn    *rados.Conn
 	session *session
 	engine  *radoscp.Engine
+	objects *objcopy.Copier
 }
 
 func newRunner(cfg config.Config) (*runner, error) { return newRunnerWith(cfg, nil) }
@@ -209,7 +212,10 @@ func newRunnerWith(cfg config.Config, options map[string]string) (*runner, error
 		conn.Close()
 		return nil, usageError{err}
 	}
-	return &runner{conn: conn, session: session, engine: radoscp.NewEngine(session.observer(), session.log)}, nil
+	engine := radoscp.NewEngine(session.observer(), session.log)
+	started := func(length uint64) func() { return session.progress(length).finish }
+	return &runner{conn: conn, session: session, engine: engine,
+		objects: objcopy.New(engine, objcopy.FromConn(conn), started)}, nil
 }
 
 func (r *runner) close() {
@@ -217,201 +223,48 @@ func (r *runner) close() {
 	r.conn.Close()
 }
 
-// copy opens both ends of req, copies with cfg's settings and reports.
-// The destination is locked (its copy lock) from before anything is
-// written until the copy has ended.
-func (r *runner) copy(ctx context.Context, cmd *cobra.Command, cfg config.Config, req cpRequest) error {
-	if err := ownObjects(req); err != nil {
-		return err
+// copy copies req, a rados: or striper: copy, with cfg's settings, and
+// prints what it did on out (warnings and differences on errw).
+func (r *runner) copy(ctx context.Context, out, errw io.Writer, cfg config.Config, req cpRequest) error {
+	o, err := r.objects.Copy(ctx, objectRequest(cfg, req))
+	if h := o.TookOver; h != nil {
+		fmt.Fprintf(errw, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
 	}
-	src, snap, err := openSource(r.conn, cfg, req)
-	if err != nil {
-		return err
-	}
-	length, err := copyLength(src, req)
-	if err != nil {
-		return err
-	}
-	opts := copyOptions(cfg)
-	found, err := r.precheck(cfg, req, src, length, opts)
-	if err != nil {
-		return err
-	}
-	if req.dryRun {
-		return r.dryRun(cmd.OutOrStdout(), cfg, req, src, length)
-	}
-	if err := checkPoolSpace(r.conn, req.dst.Pool); err != nil {
-		return fmt.Errorf("destination %s: %w", req.dst, err)
-	}
-	dst, err := openDestination(r.conn, cfg, req, length)
-	if err != nil {
-		return err
-	}
-	defer closeDestination(cmd.ErrOrStderr(), req, dst)
-	p, err := prepare(dst, cfg, req, length, found.rec)
-	if err != nil {
-		return err
-	}
-	req, length = p.req, p.length
-
-	eofBefore := dst.EOF()
-	session, engine := r.session, r.engine
-	bar := session.progress(length)
-	into := dst
-	var guard *snapGuard
-	if snap != nil {
-		// A snapshot cannot change: nothing to pin. But it can be
-		// removed: every publish first checks it is still there.
-		opts.PinSource = false
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		guard = &snapGuard{Destination: dst, check: func() error { return r.conn.CheckPoolSnap(*snap) }, cancel: cancel}
-		into = guard
-	}
-	res, cerr := engine.Copy(ctx, src, req.srcOff, into, req.dstOff, length, opts)
-	bar.finish()
-	if gerr := guard.failed(); gerr != nil {
-		cerr = fmt.Errorf("%w; stopped the copy, publishing nothing read since the last check", gerr)
-	}
-	if cerr == nil {
-		cerr = p.finish(dst, max(eofBefore, req.dstOff+length))
-		if cerr != nil {
-			res.PublishedEOF = dst.EOF()
-		}
-	}
-	var checked *verify.Result
-	if cerr == nil && req.verify != verify.Off {
-		v, verr := verify.Check(ctx, req.verify, verify.Side(src),
-			verify.Side{Objects: dst.Objects(), Layout: dst.Layout(), Names: dst.Names(), Size: dst.EOF()}, windowOf(cfg))
-		session.metrics.Verified(v.Objects, v.Bytes, len(v.Differences))
-		checked = &v
-		if cerr = verifyError(v, verr); cerr != nil {
-			for _, d := range v.Differences {
-				fmt.Fprintf(cmd.ErrOrStderr(), "radoscp: differs: %s -> %s: %s\n", req.src, req.dst, d)
-			}
-			cerr = fmt.Errorf("%w; the copy is published as it is", cerr)
-		}
-	}
-	if isInterrupt(cerr) {
-		cerr = interrupted(cfg, req, res, length)
-	}
-	session.finish()
-	printResultVerified(cmd.OutOrStdout(), cfg.JSON, res, checked, cerr)
-	return reported(copyOutcome(res, checked, cerr, req, length, eofBefore))
-}
-
-// copyOutcome classifies a copy's end for its exit code: what was
-// published decides between a partial copy and a failure.
-func copyOutcome(res radoscp.Result, checked *verify.Result, cerr error, req cpRequest, length, eofBefore uint64) error {
-	if checked != nil && cerr != nil {
-		return cerr // copied, and found different: exit 1
-	}
+	defer warnClose(errw, req.dst, o.CloseErr)
 	switch {
-	case cerr == nil:
+	case o.DryRun != "":
+		printObjectDryRun(out, cfg.JSON, req, o)
 		return nil
-	case res.Bytes > 0 && res.PublishedEOF >= req.dstOff+res.Bytes:
-		return partialError{fmt.Errorf("copied %d of %d bytes, then: %w", res.Bytes, length, cerr)}
-	case res.Bytes > 0 && res.PublishedEOF > max(eofBefore, req.dstOff):
-		// A checkpoint published part of the prefix, the final
-		// publish failed.
-		return partialError{fmt.Errorf("copied %d of %d bytes, published up to EOF %d, then: %w", res.Bytes, length, res.PublishedEOF, cerr)}
-	case res.Bytes > 0:
-		// The prefix is in place but its EOF could not be published:
-		// as far as any reader knows, nothing was copied.
-		return fmt.Errorf("copied %d of %d bytes but could not publish them (EOF stays %d): %w", res.Bytes, length, res.PublishedEOF, cerr)
-	default:
-		return cerr
+	case !o.Ran:
+		return err // refused, or failed before anything was written
 	}
-}
-
-// prepared is a copy made ready under the destination's lock: the request
-// (moved forward by --resume) and the record to finish with.
-type prepared struct {
-	req    cpRequest
-	length uint64
-	rec    *sourceRecord // striped destinations
-}
-
-// prepare readies dst for req under its copy lock, before the engine
-// writes anything:
-//
-//   - --resume (striped): the record left by the interrupted copy must be
-//     of this request and this source, unchanged (else invalid input); the
-//     request moves past the published EOF.
-//   - a whole copy (no --src-offset, --dst-offset, or --length of a sized
-//     source) replaces the destination: it is emptied first, so that the
-//     copy runs with its window and ends at the source's size.
-//   - a range copy writes into the data that is there (copy_file_range).
-//
-// Striped destinations get rec, the source's record precheck read, before
-// any byte is written. Nothing here refuses a copy precheck let through,
-// unless the destination changed in between.
-func prepare(dst radoscp.Destination, cfg config.Config, req cpRequest, length uint64, rec *sourceRecord) (prepared, error) {
-	p := prepared{req: req, length: length}
-	width := statWidth(cfg)
-	switch d := dst.(type) {
-	case *truncate.Raw:
-		if !req.ranged {
-			if err := d.Replace(width); err != nil {
-				return p, fmt.Errorf("destination %s: %w", req.dst, err)
+	if v := o.Verified; v != nil {
+		r.session.metrics.Verified(v.Objects, v.Bytes, len(v.Differences))
+		if err != nil {
+			for _, d := range v.Differences {
+				fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", req.src, req.dst, d)
 			}
 		}
-		return p, nil
-	case *truncate.Striper:
-		old, err := readRecord(d, req)
-		if err != nil {
-			return p, err
-		}
-		if old != nil {
-			rec.Dirty = max(rec.Dirty, old.Dirty)
-		}
-		p.rec = rec
-		switch {
-		case req.resume:
-			if err := checkResumable(old, *rec, d.EOF(), req); err != nil {
-				return p, err
-			}
-			p.req, p.length = resumed(d.EOF(), req, length)
-			err = d.SetRecord(rec.encode())
-		case !req.ranged:
-			rec.Dirty = max(rec.Dirty, d.EOF())
-			err = d.Replace(rec.encode(), rec.Dirty, width)
-		default:
-			err = d.SetRecord(rec.encode())
-		}
-		if err != nil {
-			return p, fmt.Errorf("destination %s: %w", req.dst, err)
-		}
 	}
-	return p, nil
+	r.session.finish()
+	printResultVerified(out, cfg.JSON, o.Result, o.Verified, err)
+	return reported(err)
 }
 
-// finish completes a copy that succeeded, still under the lock: a striped
-// destination's striper.size, read afresh from the OSD, must be end (a
-// different one means another writer ignored the lock); whatever an
-// earlier interrupted copy wrote past end is cut back; the record goes.
-func (p prepared) finish(dst radoscp.Destination, end uint64) error {
-	d, ok := dst.(*truncate.Striper)
-	if !ok || p.rec == nil {
-		return nil
-	}
-	size, err := d.StoredSize()
-	if err != nil {
-		return fmt.Errorf("reading back striper.size of %s: %w", p.req.dst, err)
-	}
-	if size != end {
-		return fmt.Errorf("%s: striper.size reads %d after the copy, expected %d: another writer changed the destination during the copy", p.req.dst, size, end)
-	}
-	if p.rec.Dirty > end {
-		if err := d.TrimPast(p.rec.Dirty); err != nil {
-			return fmt.Errorf("%s: removing what an interrupted copy left past EOF %d: %w", p.req.dst, end, err)
-		}
-	}
-	if err := d.ClearRecord(); err != nil {
-		return fmt.Errorf("%s: removing the record of the copy: %w", p.req.dst, err)
-	}
-	return nil
+// objectRequest is req with what cfg asks of every copy.
+func objectRequest(cfg config.Config, req cpRequest) objcopy.Request {
+	return objcopy.Request{Src: req.src, Dst: req.dst, SrcOffset: req.srcOff, DstOffset: req.dstOff,
+		Length: req.length, HaveLength: req.haveLength, DstSize: req.dstSize,
+		Resume: req.resume, NoClobber: req.noClobber, DryRun: req.dryRun, Snap: req.snap, Ranged: req.ranged, Verify: req.verify,
+		Layout:       cfgLayout(cfg),
+		AllowMissing: cfg.AllowMissing, Options: copyOptions(cfg), Width: statWidth(cfg), VerifyWindow: windowOf(cfg)}
+}
+
+// statWidth is how many metadata operations (stats, removes) run at once
+// around a copy: the window, but at least 16 and at most 64 (they are
+// small operations).
+func statWidth(cfg config.Config) int {
+	return min(max(cfg.Window, 16), 64)
 }
 
 // copyOptions is what the configuration asks of every copy.
@@ -445,4 +298,14 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 	}
 	warnOpenKeyring(stderr, conn, cfg.Keyring)
 	return conn, nil
+}
+
+// flagLayout is the layout given by --object-size, --stripe-unit and
+// --stripe-count, for raw object sets and new striped objects, validated.
+func flagLayout(cfg config.Config) (layout.Layout, error) {
+	return objcopy.ValidLayout(cfgLayout(cfg))
+}
+
+func cfgLayout(cfg config.Config) layout.Layout {
+	return layout.Layout{StripeUnit: cfg.StripeUnit, StripeCount: cfg.StripeCount, ObjectSize: cfg.ObjectSize}
 }

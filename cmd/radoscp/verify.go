@@ -14,8 +14,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
-	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -103,20 +102,21 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 	}
 	defer r.close()
 	side := func(a address.Address, size string, what string) (verify.Side, error) {
-		var p *rados.Pool
-		var err error
-		if what == "source" {
-			p, _, err = openSourcePool(r.conn, cpRequest{src: a, snap: snap})
-		} else {
-			p, err = openPool(r.conn, a)
+		at := snap
+		if what != "source" {
+			at = ""
 		}
+		p, err := r.objects.OpenPool(a, at)
 		if err != nil {
 			return verify.Side{}, err
 		}
 		if a.Scheme == address.Striper {
-			meta, err := truncate.ReadStriperMeta(p, a.Name)
+			meta, err := objcopy.StripedMeta(p, a, what)
 			if err != nil {
-				return verify.Side{}, usage("%s %s: %v", what, a, err)
+				return verify.Side{}, err
+			}
+			if meta == nil {
+				return verify.Side{}, usage("%s %s does not exist: no object %s", what, a, p.Ref(layout.Striper(a.Name).ObjectName(0)))
 			}
 			return verify.Side{Objects: p, Layout: meta.Layout, Names: layout.Striper(a.Name), Size: meta.Size}, nil
 		}
@@ -148,7 +148,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 	r.session.metrics.Verified(res.Objects, res.Bytes, len(res.Differences))
 	r.session.finish()
 	printVerified(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, src.String(), dst.String(), res, err)
-	return verifyError(res, err)
+	return objcopy.VerifyError(res, err)
 }
 
 // windowOf is how many checksums are kept in flight.
@@ -157,19 +157,6 @@ func windowOf(cfg config.Config) int {
 		return max(cfg.MaxWindow, radoscp.DefaultWindow)
 	}
 	return cfg.Window
-}
-
-// errDiffers is the exit of a verification that found differences.
-var errDiffers = errors.New("the destination differs from the source")
-
-func verifyError(res verify.Result, err error) error {
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	if !res.Same() {
-		return fmt.Errorf("%w: %d differences", errDiffers, len(res.Differences))
-	}
-	return nil
 }
 
 // jsonVerified is the line --json prints for a verification.
