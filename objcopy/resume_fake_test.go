@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/rados/faults"
@@ -115,5 +118,49 @@ func TestResumeRefusesChangedSource(t *testing.T) {
 	}
 	if got := record(t, b, "dst"); !bytes.Equal(got, rec) {
 		t.Fatalf("a refused resume changed the record: %q, was %q", got, rec)
+	}
+}
+
+// cancelAfter cancels a copy once n copy-froms have finished.
+type cancelAfter struct {
+	radoscp.NopObserver
+	n      atomic.Int64
+	after  int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) CopyDone(time.Duration, uint64, error) {
+	if c.n.Add(1) == c.after {
+		c.cancel()
+	}
+}
+
+// A resumed copy that is interrupted again says to continue with the
+// command as it was given: --resume checks the record against the
+// original range, so a command with the range moved past the EOF would
+// be refused.
+func TestResumeInterruptedSaysTheSameCommand(t *testing.T) {
+	pools := newFakePools("a", "b")
+	a, _ := pools.Pool("a", "")
+	stripedSource(t, a, "src", srcSize)
+	pools.faults["b"] = faults.New(1, faults.Rule{Kind: faults.Copy, Nth: 4, Errno: syscall.EIO})
+	req := wholeCopy(t, "striper:a/src", "striper:b/dst")
+	if _, err := New(radoscp.NewEngine(nil, nil), pools, nil).Copy(context.Background(), req); err == nil {
+		t.Fatal("the faulted copy succeeded")
+	}
+	delete(pools.faults, "b")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req.Resume = true
+	_, err := New(radoscp.NewEngine(&cancelAfter{after: 1, cancel: cancel}, nil), pools, nil).Copy(ctx, req)
+	const want = "continue with: radoscp cp --resume striper:a/src striper:b/dst"
+	var partial *PartialError
+	if !errors.As(err, &partial) || !strings.HasSuffix(err.Error(), want) {
+		t.Fatalf("interrupted resume: %v; want a PartialError ending %q", err, want)
+	}
+	req.Resume = true
+	if _, err := New(radoscp.NewEngine(nil, nil), pools, nil).Copy(context.Background(), req); err != nil {
+		t.Fatalf("the command it says: %v", err)
 	}
 }
