@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,7 +15,6 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -256,27 +254,11 @@ system's data pools.`,
 // pools before anything is written (the MDS would refuse the layout of
 // the first staging file, but only after creating it).
 func (f *fsRun) checkDataPool(fsName, pool string) error {
-	out, _, err := f.runner.conn.Raw().MonCommand([]byte(`{"prefix":"fs ls","format":"json"}`))
-	if err != nil {
-		return fmt.Errorf("list file systems: %w", rados.ErrnoError("mon command", "fs ls", err))
+	name, pools, ok, err := cephfs.DataPools(f.runner.conn, fsName)
+	if err != nil || !ok || slices.Contains(pools, pool) {
+		return err
 	}
-	var fss []struct {
-		Name      string   `json:"name"`
-		DataPools []string `json:"data_pools"`
-	}
-	if err := json.Unmarshal(out, &fss); err != nil {
-		return fmt.Errorf("list file systems: %w", err)
-	}
-	for _, fs := range fss {
-		if fs.Name != fsName && !(fsName == "" && len(fss) == 1) {
-			continue
-		}
-		if slices.Contains(fs.DataPools, pool) {
-			return nil
-		}
-		return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, fs.Name, strings.Join(fs.DataPools, ", "))
-	}
-	return nil
+	return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, name, strings.Join(pools, ", "))
 }
 
 func withoutPins(o radoscp.Options) radoscp.Options {
