@@ -170,11 +170,7 @@ func copyLength(src radoscp.Source, req Request) (uint64, error) {
 // anything is written); a destination another live copy holds is a
 // failure naming that copy.
 func (c *Copier) openDestination(req Request, length uint64) (destination, error) {
-	p, err := c.openPool(req.Dst)
-	if err != nil {
-		return nil, err
-	}
-	l, err := layoutOf(req)
+	p, l, err := c.destinationPool(req)
 	if err != nil {
 		return nil, err
 	}
@@ -225,4 +221,15 @@ func destinationError(req Request, err error) error {
 func (c *Copier) OpenPool(a address.Address, snap string) (store.Objects, error) {
 	p, _, err := c.openSourcePool(Request{Src: a, Snap: snap})
 	return p, err
+}
+
+// destinationPool opens req's destination pool, with the layout of a raw
+// destination or a new striped one.
+func (c *Copier) destinationPool(req Request) (store.Objects, layout.Layout, error) {
+	p, err := c.openPool(req.Dst)
+	if err != nil {
+		return nil, layout.Layout{}, err
+	}
+	l, err := layoutOf(req)
+	return p, l, err
 }

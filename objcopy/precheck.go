@@ -83,11 +83,7 @@ func restoreAdvice(req Request) string {
 // lock object that is someone else's, and a --resume that cannot continue
 // into it.
 func (c *Copier) precheck(req Request, src radoscp.Source, length uint64) (*sourceRecord, error) {
-	p, err := c.openPool(req.Dst)
-	if err != nil {
-		return nil, err
-	}
-	l, err := layoutOf(req)
+	p, l, err := c.destinationPool(req)
 	if err != nil {
 		return nil, err
 	}
