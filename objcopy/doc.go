@@ -7,7 +7,8 @@
 // turns flags into a Request and prints the Outcome; InvalidError and
 // PartialError classify its failures for exit codes.
 //
-// It reaches the cluster through Pools (FromConn serves it from a
-// connection; rados/fake and rados/faults back its tests). A new kind of
+// It reaches the cluster only through Pools, so it compiles without cgo
+// (cmd/radoscp serves Pools from a rados.Conn; rados/fake and rados/faults
+// back its tests). A new kind of
 // destination implements the destination interface in destination.go.
 package objcopy

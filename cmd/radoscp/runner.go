@@ -38,7 +38,7 @@ func newRunnerWith(cfg config.Config, options map[string]string) (*runner, error
 	engine := radoscp.NewEngine(session.observer(), session.log)
 	started := func(length uint64) func() { return session.progress(length).finish }
 	return &runner{conn: conn, session: session, engine: engine,
-		objects: objcopy.New(engine, objcopy.FromConn(conn), started)}, nil
+		objects: objcopy.New(engine, connPools{conn}, started)}, nil
 }
 
 func (r *runner) close() {
