@@ -30,7 +30,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		defer file.Close()
 		in = file
 	}
-	r, err := newRunner(cfg)
+	r, err := newRunner(invocationOf(cmd), cfg)
 	if err != nil {
 		return err
 	}

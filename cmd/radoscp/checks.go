@@ -34,7 +34,7 @@ func loadConfig(cmd *cobra.Command, loader *config.Loader, noProgress bool) (con
 	if err != nil {
 		return cfg, usageError{err}
 	}
-	if err := configured(cfg); err != nil {
+	if err := invocationOf(cmd).configured(cfg); err != nil {
 		return cfg, err
 	}
 	if err := checkProgressFlags(cmd, cfg, noProgress); err != nil {

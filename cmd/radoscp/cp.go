@@ -68,7 +68,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err != nil {
 			return err
 		}
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
 		f.offsetsGiven = cmd.Flags().Changed("src-offset") || cmd.Flags().Changed("dst-offset")
 		if f.batch != "" {
@@ -84,7 +84,7 @@ written), 3 a prefix was copied and published, then a failure.`,
 		if err := f.fs.onlyForCephFS(cmd); err != nil {
 			return err
 		}
-		r, err := newRunner(cfg)
+		r, err := newRunner(invocationOf(cmd), cfg)
 		if err != nil {
 			return err
 		}

@@ -96,12 +96,12 @@ type fsRun struct {
 	start   time.Time // when the walk began, for the summary's time and rate
 }
 
-func openFS(cfg config.Config, name string) (*fsRun, error) {
+func openFS(inv *invocation, cfg config.Config, name string) (*fsRun, error) {
 	s, err := cephfs.NewSession()
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRunnerWith(cfg, s.Options())
+	r, err := newRunnerWith(inv, cfg, s.Options())
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -159,7 +159,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if o.Shard.On() && !f.fs.recursive {
 		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
 	}
-	run, err := openFS(cfg, req.src.FS)
+	run, err := openFS(invocationOf(cmd), cfg, req.src.FS)
 	if err != nil {
 		return err
 	}
@@ -223,9 +223,9 @@ system's data pools.`,
 			return err
 		}
 		o.Pool, o.DryRun = pool, dryRun
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
-		run, err := openFS(cfg, a.FS)
+		run, err := openFS(invocationOf(cmd), cfg, a.FS)
 		if err != nil {
 			return err
 		}

@@ -22,15 +22,17 @@ type runner struct {
 	objects *objcopy.Copier
 }
 
-func newRunner(cfg config.Config) (*runner, error) { return newRunnerWith(cfg, nil) }
+func newRunner(inv *invocation, cfg config.Config) (*runner, error) {
+	return newRunnerWith(inv, cfg, nil)
+}
 
 // newRunnerWith connects with extra librados options.
-func newRunnerWith(cfg config.Config, options map[string]string) (*runner, error) {
-	conn, err := connectWith(cfg, options)
+func newRunnerWith(inv *invocation, cfg config.Config, options map[string]string) (*runner, error) {
+	conn, err := connectWith(inv, cfg, options)
 	if err != nil {
 		return nil, err
 	}
-	session, err := newSession(cfg)
+	session, err := newSession(inv, cfg)
 	if err != nil {
 		conn.Close()
 		return nil, usageError{err}
@@ -99,14 +101,12 @@ func copyOptions(cfg config.Config) radoscp.Options {
 		Throttle: radoscp.NewThrottle(float64(cfg.MaxRate), float64(cfg.MaxOps), nil)}
 }
 
-func connect(cfg config.Config) (*rados.Conn, error) { return connectWith(cfg, nil) }
-
 // connectWith connects with extra librados options.
-func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, error) {
+func connectWith(inv *invocation, cfg config.Config, options map[string]string) (*rados.Conn, error) {
 	if err := checkConf(cfg); err != nil {
 		return nil, err
 	}
-	defer waitingForMonitor(stderr, cfg)()
+	defer inv.waitingForMonitor(inv.stderr, cfg)()
 	conn, err := rados.Connect(rados.ConnConfig{
 		Options:        options,
 		ConfPath:       cfg.Conf,
@@ -119,7 +119,7 @@ func connectWith(cfg config.Config, options map[string]string) (*rados.Conn, err
 	if err != nil {
 		return nil, keyringError(cfg, err)
 	}
-	warnOpenKeyring(stderr, conn, cfg.Keyring)
+	inv.warnOpenKeyring(inv.stderr, conn, cfg.Keyring)
 	return conn, nil
 }
 

@@ -71,7 +71,7 @@ could not be compared, 2 invalid input.`,
 		if byClient {
 			mode = verify.Client
 		}
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
 		if src.Scheme == address.CephFS {
 			if snap != "" {
@@ -96,7 +96,7 @@ could not be compared, 2 invalid input.`,
 
 // verifyObjects compares two raw object sets or striped objects.
 func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst address.Address, length, dstSize, snap string, mode verify.Mode) error {
-	r, err := newRunner(cfg)
+	r, err := newRunner(invocationOf(cmd), cfg)
 	if err != nil {
 		return err
 	}
@@ -204,7 +204,7 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 // verifyFS compares two CephFS paths; o gives what to compare (NoPreserve,
 // Verify, Shard).
 func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst address.Address, recursive bool, o fscopy.Options) error {
-	run, err := openFS(cfg, src.FS)
+	run, err := openFS(invocationOf(cmd), cfg, src.FS)
 	if err != nil {
 		return err
 	}
