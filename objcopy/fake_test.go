@@ -2,6 +2,7 @@ package objcopy
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"syscall"
 	"testing"
@@ -22,6 +23,9 @@ type fakePools struct {
 	s      *fake.Store
 	pools  map[string]bool
 	faults map[string]*faults.Injector
+	// snaps are the pool snapshots there are, by name: reads at one
+	// read the pool's head (the fake has no snapshots).
+	snaps map[string]*fakeSnap
 }
 
 func newFakePools(names ...string) *fakePools {
@@ -44,6 +48,10 @@ func (f *fakePools) Pool(pool, ns string) (store.Objects, error) {
 }
 
 func (f *fakePools) PoolAt(pool, ns, snap string) (store.Objects, Snapshot, error) {
+	if s := f.snaps[snap]; s != nil {
+		objs, err := f.Pool(pool, ns)
+		return objs, s, err
+	}
 	return nil, nil, &store.Error{Op: "lookup snapshot " + snap, Object: pool, Errno: syscall.ENOENT, Detail: "the fake has no snapshots"}
 }
 
@@ -128,3 +136,21 @@ func wholeCopy(t *testing.T, src, dst string) Request {
 }
 
 func layoutName(name string, obj uint64) string { return layout.Striper(name).ObjectName(obj) }
+
+// fakeSnap is a pool snapshot that is removed once it has been checked
+// live times.
+type fakeSnap struct {
+	name   string
+	live   int
+	checks int
+}
+
+func (s *fakeSnap) Check() error {
+	s.checks++
+	if s.checks > s.live {
+		return fmt.Errorf("%w: %s is gone", store.ErrSnapshotRemoved, s)
+	}
+	return nil
+}
+
+func (s *fakeSnap) String() string { return "pool snapshot " + s.name }
