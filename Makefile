@@ -128,7 +128,7 @@ soak: deps
 # New interesting inputs land in the Go build cache; copy the ones worth
 # keeping into the package's testdata/fuzz/FuzzX/ and commit them.
 fuzz:
-	for t in ./cmd/radoscp:FuzzParseAddress ./config:FuzzParseBytes ./layout:FuzzParse ./layout:FuzzValidate \
+	for t in ./address:FuzzParseAddress ./config:FuzzParseBytes ./layout:FuzzParse ./layout:FuzzValidate \
 		./layout:FuzzExtents ./layout:FuzzPlan ./window:FuzzRun; do
 		$(GO) test $(TAGS) -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}"
 	done

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/objcopy"
 )
 
 // Exit codes, for scripts and scheduled jobs.
@@ -42,16 +43,18 @@ func exitCode(err error) int {
 	var u usageError
 	var p partialError
 	var d deleteLimitError
+	var ou *objcopy.InvalidError
+	var op *objcopy.PartialError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &d):
 		return exitDeleteLimit
-	case errors.As(err, &p):
+	case errors.As(err, &p), errors.As(err, &op):
 		// Checked first: invalid input found after some copies (a bad
 		// --batch line) is still a partial run.
 		return exitPartial
-	case errors.As(err, &u):
+	case errors.As(err, &u), errors.As(err, &ou):
 		return exitUsage
 	default:
 		return exitFailed

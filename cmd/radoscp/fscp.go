@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -102,12 +101,12 @@ type fsRun struct {
 	start   time.Time // when the walk began, for the summary's time and rate
 }
 
-func openFS(cfg config.Config, name string) (*fsRun, error) {
+func openFS(inv *invocation, cfg config.Config, name string) (*fsRun, error) {
 	s, err := cephfs.NewSession()
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRunnerWith(cfg, s.Options())
+	r, err := newRunnerWith(inv, cfg, s.Options())
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -167,7 +166,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if o.Shard.On() && !f.fs.recursive {
 		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
 	}
-	run, err := openFS(cfg, req.src.FS)
+	run, err := openFS(invocationOf(cmd), cfg, req.src.FS)
 	if err != nil {
 		return err
 	}
@@ -216,11 +215,11 @@ system's data pools.`,
 		if err != nil {
 			return err
 		}
-		a, err := ParseAddress(args[0])
+		a, err := address.Parse(args[0])
 		if err != nil {
 			return usageError{err}
 		}
-		if a.Scheme != SchemeCephFS {
+		if a.Scheme != address.CephFS {
 			return usage("migrate moves CephFS files: expected cephfs:/PATH, got %s", a)
 		}
 		if strings.TrimSpace(pool) == "" {
@@ -231,9 +230,9 @@ system's data pools.`,
 			return err
 		}
 		o.Pool, o.DryRun = pool, dryRun
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
-		run, err := openFS(cfg, a.FS)
+		run, err := openFS(invocationOf(cmd), cfg, a.FS)
 		if err != nil {
 			return err
 		}
@@ -262,27 +261,11 @@ system's data pools.`,
 // pools before anything is written (the MDS would refuse the layout of
 // the first staging file, but only after creating it).
 func (f *fsRun) checkDataPool(fsName, pool string) error {
-	out, _, err := f.runner.conn.Raw().MonCommand([]byte(`{"prefix":"fs ls","format":"json"}`))
-	if err != nil {
-		return fmt.Errorf("list file systems: %w", rados.ErrnoError("mon command", "fs ls", err))
+	name, pools, ok, err := cephfs.DataPools(f.runner.conn, fsName)
+	if err != nil || !ok || slices.Contains(pools, pool) {
+		return err
 	}
-	var fss []struct {
-		Name      string   `json:"name"`
-		DataPools []string `json:"data_pools"`
-	}
-	if err := json.Unmarshal(out, &fss); err != nil {
-		return fmt.Errorf("list file systems: %w", err)
-	}
-	for _, fs := range fss {
-		if fs.Name != fsName && !(fsName == "" && len(fss) == 1) {
-			continue
-		}
-		if slices.Contains(fs.DataPools, pool) {
-			return nil
-		}
-		return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, fs.Name, strings.Join(fs.DataPools, ", "))
-	}
-	return nil
+	return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, name, strings.Join(pools, ", "))
 }
 
 func withoutPins(o radoscp.Options) radoscp.Options {

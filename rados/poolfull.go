@@ -1,21 +1,18 @@
-package main
+package rados
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"syscall"
 
-	"github.com/radoscp/radoscp/fscopy"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/store"
 )
 
 // A full cluster or a pool over its quota makes librados hold writes until
 // space is freed, silently. radoscp's pools fail such writes instead
-// (rados.failWhenFull), and a copy into a pool the OSD map already marks
-// full is refused before anything is written.
+// (failWhenFull), and a copy into a pool the OSD map already marks full
+// is refused before anything is written (PoolFull).
 
 // poolSpace is what the OSD map says of one pool's space.
 type poolSpace struct {
@@ -25,12 +22,15 @@ type poolSpace struct {
 	MaxObject uint64 `json:"quota_max_objects"`
 }
 
-// checkPoolSpace fails when the OSD map marks pool full: over its quota
-// (EDQUOT) or an OSD full (ENOSPC). A client that may not read the OSD
-// map (no mon 'allow r') skips the check: the writes then fail as fast.
-func checkPoolSpace(conn *rados.Conn, pool string) error {
+// PoolFull fails when the OSD map marks pool full: over its quota
+// (EDQUOT) or an OSD full (ENOSPC), both errors naming the pool and
+// matching the errno. A client that may not read the OSD map (no mon
+// 'allow r'), or a pool the map does not list, gives nil: writes then
+// fail as fast (failWhenFull). Implements: the monitor command
+// {"prefix": "osd dump"} (rados_mon_command).
+func (c *Conn) PoolFull(pool string) error {
 	cmd, _ := json.Marshal(map[string]string{"prefix": "osd dump", "format": "json"})
-	out, _, err := conn.Raw().MonCommand(cmd)
+	out, _, err := c.rc.MonCommand(cmd)
 	if err != nil {
 		return nil
 	}
@@ -72,20 +72,6 @@ func (p poolSpace) full() error {
 		return fmt.Errorf("pool %s is full (an OSD it uses is full), nothing was written: %w", p.Name, errnoName{syscall.ENOSPC})
 	}
 	return nil
-}
-
-// spaceHint is what an operator can do about a copy that failed because
-// a pool filled up, or "".
-func spaceHint(err error) string {
-	switch {
-	case errors.Is(err, fscopy.ErrDirQuota):
-		return "raise that directory's quota (setfattr -n ceph.quota.max_bytes -v BYTES DIR, or ceph.quota.max_files) or free space under it, then run the copy again: files already in place are skipped, and --resume continues a file whose staging file was kept"
-	case errors.Is(err, syscall.EDQUOT):
-		return "the destination pool is over its quota: raise it (ceph osd pool set-quota POOL max_bytes N) or free space, then copy again"
-	case errors.Is(err, syscall.ENOSPC):
-		return "the cluster is full (ceph health detail names the OSD): free space or add capacity, then copy again"
-	}
-	return ""
 }
 
 // errnoName is an errno that prints as Ceph names it ("EDQUOT").
