@@ -39,14 +39,14 @@ root_unbind() {
 	for m; do
 		[[ $m == --ro ]] && continue
 		if mountpoint -q "$root$m"; then
-			umount "$root$m" || umount -l "$root$m"
+			umount "$root$m" 2>/dev/null || umount -l "$root$m"
 		fi
 		rmdir "$root$m" 2>/dev/null || true
 	done
 	if [[ -z $(findmnt -rn -o TARGET | grep -v -x -e "$root/proc" -e "$root/sys" -e "$root/dev" | grep -F "$root/") ]]; then
 		for m in proc sys dev; do
 			if mountpoint -q "$root/$m"; then
-				umount "$root/$m" || umount -l "$root/$m"
+				umount "$root/$m" 2>/dev/null || umount -l "$root/$m"
 			fi
 		done
 	fi
