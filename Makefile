@@ -114,14 +114,15 @@ endef
 # - inside the root (test/inroot.sh), the end-to-end tests and the radoscp
 #   they run built with -tags reef against Reef's librados and libcephfs,
 #   with Reef's ceph-fuse and rados CLI checking the copies: every kind of
-#   copy once, a kill and resume, and --version (REEF_BUILT_E2E). The
+#   copy once, a kill and resume, and the API --version names
+#   (REEF_BUILT_E2E; bin/radoscp-reef's --version, too). The
 #   daemons' faults ran in the first pass; what the second adds is the
 #   client library.
 # Usage, message and bench tests run on Pacific only (README: Ceph
 # releases).
 REEF_ROOT ?= $(HOME)/.cache/radoscp/reef-root
 REEF_E2E := TestE2EStriper|TestE2EErasureCodedStriperAndRaw|TestE2EErasureCodedMigrate|TestE2EConcurrentCopiesOneWins|TestE2EKilledCopyLockTakenOver|TestE2EPartial|TestE2ECephFSTree$$|TestE2ECephFSKillAndResume|TestE2EMigrate$$|TestE2ECephFSHardLinks|TestE2EPinnedSourceRewrittenMidCopy|TestE2ERefusedCopiesWriteNothing|TestE2ESlowStriper|TestE2ESlowCephFSFailureThenResume|TestE2ECephFSSnapshotCopies|TestE2EPoolSnapshot$$|TestE2ESubvolumeClone$$|TestE2EVerifyStriper|TestE2EVerifyCephFSTree|TestE2ELockObjectRemovedWithLeastCaps|TestE2EOSDRestart|TestE2EMDSFaults
-REEF_BUILT_E2E := TestE2EStriper$$|TestE2EErasureCodedStriperAndRaw|TestE2ECephFSTree$$|TestE2ECephFSKillAndResume|TestE2EMigrate$$|TestE2ECephFSHardLinks|TestE2ECephFSSnapshotCopies|TestE2EPoolSnapshot$$|TestE2ESubvolumeClone$$|TestE2EVerifyStriper|TestE2EVerifyCephFSTree|TestE2ELockObjectRemovedWithLeastCaps|TestE2EVersionAndMan
+REEF_BUILT_E2E := TestE2EStriper$$|TestE2EErasureCodedStriperAndRaw|TestE2ECephFSTree$$|TestE2ECephFSKillAndResume|TestE2EMigrate$$|TestE2ECephFSHardLinks|TestE2ECephFSSnapshotCopies|TestE2EPoolSnapshot$$|TestE2ESubvolumeClone$$|TestE2EVerifyStriper|TestE2EVerifyCephFSTree|TestE2ELockObjectRemovedWithLeastCaps|TestCephAPINamesTheTag
 
 # reef_cluster starts a Reef cluster from REEF_ROOT (stopped however the
 # recipe ends) and sets CEPH_CONF for it.
@@ -140,6 +141,8 @@ test-reef: deps
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -p 1 ./rados/ ./truncate/ ./cephfs/ ./verify/ ./fscopy/
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -run '$(REEF_E2E)' ./cmd/radoscp/
 	RADOSCP_REQUIRE_CLUSTER=1 test/inroot.sh "$(REEF_ROOT)" $(GO) test -tags reef -count=1 -timeout 40m -run '$(REEF_BUILT_E2E)' ./cmd/radoscp/
+	$(MAKE) --no-print-directory build-reef
+	test/inroot.sh "$(REEF_ROOT)" bin/radoscp-reef --version | grep 'loaded; built with the Ceph 18.2 reef API)$$'
 
 # build-reef builds bin/radoscp-reef inside REEF_ROOT against Reef's
 # libraries (it runs there: test/inroot.sh REEF_ROOT bin/radoscp-reef ...).
