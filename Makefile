@@ -141,14 +141,16 @@ test-reef: deps
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -p 1 ./rados/ ./truncate/ ./cephfs/ ./verify/ ./fscopy/
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -run '$(REEF_E2E)' ./cmd/radoscp/
 	RADOSCP_REQUIRE_CLUSTER=1 test/inroot.sh "$(REEF_ROOT)" $(GO) test -tags reef -count=1 -timeout 40m -run '$(REEF_BUILT_E2E)' ./cmd/radoscp/
-	$(MAKE) --no-print-directory build-reef
+	$(build_reef)
 	test/inroot.sh "$(REEF_ROOT)" bin/radoscp-reef --version | grep 'loaded; built with the Ceph 18.2 reef API)$$'
 
-# build-reef builds bin/radoscp-reef inside REEF_ROOT against Reef's
-# libraries (it runs there: test/inroot.sh REEF_ROOT bin/radoscp-reef ...).
+# build_reef (and build-reef) builds bin/radoscp-reef inside REEF_ROOT
+# against Reef's libraries (it runs there: test/inroot.sh REEF_ROOT
+# bin/radoscp-reef ...).
+build_reef = test/inroot.sh "$(REEF_ROOT)" $(GO) build -tags reef -ldflags "-X main.version=$(VERSION)" -o bin/radoscp-reef ./cmd/radoscp
 build-reef:
 	test/reef.sh "$(REEF_ROOT)"
-	test/inroot.sh "$(REEF_ROOT)" $(GO) build -tags reef -ldflags "-X main.version=$(VERSION)" -o bin/radoscp-reef ./cmd/radoscp
+	$(build_reef)
 
 crash: deps
 	$(call with_cluster,RADOSCP_CRASH_TRIALS=$(TRIALS) $(GO) test $(TAGS) -count=1 -timeout 4h -v -run '^TestE2ECrash$$' ./cmd/radoscp)
