@@ -446,9 +446,7 @@ const xattrOwner = "user.radoscp.owner"
 // one-object copy is not claimed: it records nothing (see oneObject), and
 // its staging file lives for moments.
 func (c *Copier) claim(file *cephfs.File, resumed bool) error {
-	host, _ := os.Hostname()
-	owner := fmt.Sprintf("radoscp pid %d on %s, started %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
-	if err := file.SetXattr(xattrOwner, []byte(owner)); err != nil {
+	if err := recordOwner(file); err != nil {
 		return err
 	}
 	if !resumed {
@@ -462,12 +460,25 @@ func (c *Copier) claim(file *cephfs.File, resumed bool) error {
 	return c.fs.SetAttrs(file.Path(), cephfs.Attrs{Mode: st.Perm(), UID: st.UID, GID: st.GID, Atime: now, Mtime: now}, false)
 }
 
+// recordOwner records this run as the holder of file (a staging file or
+// a staging tree's directory), for the message another run gives.
+func recordOwner(file *cephfs.File) error {
+	host, _ := os.Hostname()
+	owner := fmt.Sprintf("radoscp pid %d on %s, started %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+	return file.SetXattr(xattrOwner, []byte(owner))
+}
+
+// ownerOf is the holder file records, or unknown when it records none.
+func ownerOf(file *cephfs.File, unknown string) string {
+	if v, err := file.GetXattr(xattrOwner); err == nil {
+		return string(v)
+	}
+	return unknown
+}
+
 // busy is the error for a staging file whose lock another copy holds.
 func (c *Copier) busy(file *cephfs.File, lockErr error) error {
-	owner := "owner not recorded: a copy of a file of one object records none"
-	if v, err := file.GetXattr(xattrOwner); err == nil {
-		owner = string(v)
-	}
+	owner := ownerOf(file, "owner not recorded: a copy of a file of one object records none")
 	return fmt.Errorf("%w: staging file cephfs:%s is locked (%s); nothing was changed: %w", ErrBusy, file.Path(), owner, lockErr)
 }
 

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/truncate"
@@ -106,10 +104,7 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 	}
 	if err := ft.lock.TryLock(); err != nil {
 		defer ft.lock.Close()
-		owner := "owner not recorded yet"
-		if v, xerr := ft.lock.GetXattr(xattrOwner); xerr == nil {
-			owner = string(v)
-		}
+		owner := ownerOf(ft.lock, "owner not recorded yet")
 		return nil, fmt.Errorf("%w: cephfs:%s is being built in cephfs:%s by another copy (%s); nothing was changed: %w", ErrBusy, dst, ft.staging, owner, err)
 	}
 	// The copy that held the lock may have put it in place since.
@@ -117,9 +112,7 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 		ft.lock.Close()
 		return nil, fmt.Errorf("%w: another copy put cephfs:%s in place meanwhile; nothing was changed", ErrBusy, dst)
 	}
-	host, _ := os.Hostname()
-	owner := fmt.Sprintf("radoscp pid %d on %s, started %s", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
-	if err := ft.lock.SetXattr(xattrOwner, []byte(owner)); err != nil {
+	if err := recordOwner(ft.lock); err != nil {
 		ft.lock.Close()
 		return nil, err
 	}
