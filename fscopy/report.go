@@ -44,6 +44,9 @@ type Report struct {
 
 // Summary counts a tree's outcomes.
 type Summary struct {
+	// Target is the top destination a copy wrote (or, in a dry run,
+	// would write): DST, or DST/base(SRC) by cp's rule.
+	Target                                                       string
 	Files, Symlinks, HardLinks, Dirs, Skipped, Failed, Unchanged int
 	// Specials counts the FIFOs, sockets and devices made.
 	Specials int

@@ -18,7 +18,11 @@ import (
 var ErrUsage = errors.New("invalid request")
 
 // Copy copies src to dst like cp -a: if dst is an existing directory, the
-// copy is dst/base(src), otherwise dst itself. Directories need recursive.
+// copy is dst/base(src), otherwise dst itself. A src ending in "/" names
+// the directory's contents, as in rsync: they are copied into dst itself,
+// made if absent, so that a rerun lands where the first run did
+// (contents.go). Directories need recursive. Summary.Target is the top
+// destination.
 // Regular files are copied Options.Files at a time (more when small, see
 // fileWeight), each through its
 // staging file; symlinks are re-created; hard links within the tree stay
@@ -27,6 +31,7 @@ var ErrUsage = errors.New("invalid request")
 // them. Directory times are set last, after their contents.
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
+	src, contents := splitContents(src)
 	if _, err := c.checkPaths(src, dst); err != nil {
 		return sum, err
 	}
@@ -34,9 +39,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err != nil {
 		return sum, fmt.Errorf("%w: source: %w", ErrUsage, err)
 	}
-	if dst, err = c.target(src, dst, sst.IsDir()); err != nil {
+	if dst, err = c.target(src, dst, sst.IsDir(), contents); err != nil {
 		return sum, err
 	}
+	sum.Target = dst
 	if sst.IsDir() {
 		if !recursive {
 			return sum, fmt.Errorf("%w: cephfs:%s is a directory: give -r to copy it", ErrUsage, src)
@@ -110,10 +116,17 @@ var errQuotaStop = errors.New("not copied: a quota stopped the copy")
 // taking it for an existing directory to copy into.
 const xattrTree = "user.radoscp.tree"
 
-// target resolves cp's rule for dst.
-func (c *Copier) target(src, dst string, dir bool) (string, error) {
+// target resolves cp's rule for dst, or rsync's for a directory's
+// contents (src given with a trailing "/": dst itself).
+func (c *Copier) target(src, dst string, dir, contents bool) (string, error) {
 	dst = path.Clean(dst)
+	if contents && !dir {
+		return "", fmt.Errorf("%w: source cephfs:%s/ names a directory's contents, but cephfs:%s is not a directory", ErrUsage, src, src)
+	}
 	st, err := c.fs.Stat(dst)
+	if err == nil && st.IsDir() && contents {
+		return dst, nil
+	}
 	if err == nil && st.IsDir() && dir {
 		if v, xerr := c.fs.GetXattr(dst, xattrTree); xerr == nil && string(v) == src {
 			return dst, nil // an interrupted copy of src made it

@@ -94,6 +94,7 @@ type fsRun struct {
 	runner  *runner
 	session *cephfs.Session
 	fs      *cephfs.FS
+	name    string    // the file system's name, as the addresses give it
 	start   time.Time // when the walk began, for the summary's time and rate
 }
 
@@ -113,7 +114,7 @@ func openFS(cfg config.Config, name string) (*fsRun, error) {
 		s.Close()
 		return nil, missingFS(name, err)
 	}
-	return &fsRun{runner: r, session: s, fs: fs}, nil
+	return &fsRun{runner: r, session: s, fs: fs, name: name}, nil
 }
 
 func (f *fsRun) close() {
@@ -135,7 +136,11 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		fmt.Fprintf(cmd.ErrOrStderr(), "radoscp: warning: the MDS restarted or failed over during the run and recovered %s put in place as if its writer had died, moving the mtime to the copy's own write time; their times were set again from the sources and synced\n",
 			plural(sum.TimesReset, "file", "files"))
 	}
-	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, time.Since(f.start), err)
+	into := ""
+	if sum.Target != "" {
+		into = cephfsAddress(f.name, sum.Target)
+	}
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, into, time.Since(f.start), err)
 	switch {
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
@@ -170,11 +175,17 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		prog.file(r)
 		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
+	src := contentsPath(req.src)
+	if o.Resume {
+		if err := c.CheckResume(src, req.dst.Path); err != nil {
+			return usageError{err}
+		}
+	}
 	if !o.DryRun {
 		prog.count(ctx, c, req.src.Path)
 	}
 	run.start = time.Now()
-	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
+	sum, err := c.Copy(ctx, src, req.dst.Path, f.fs.recursive)
 	prog.finish()
 	return run.finish(cmd, cfg, o, sum, err)
 }
@@ -245,6 +256,7 @@ system's data pools.`,
 		}
 		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
+		sum.Target = a.Path
 		prog.finish()
 		return run.finish(cmd, cfg, o, sum, err)
 	}
@@ -276,6 +288,24 @@ func (f *fsRun) checkDataPool(fsName, pool string) error {
 		return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, fs.Name, strings.Join(fs.DataPools, ", "))
 	}
 	return nil
+}
+
+// cephfsAddress is the cephfs: address of path p in file system fsName
+// ("" the default one).
+func cephfsAddress(fsName, p string) string {
+	if fsName == "" {
+		return "cephfs:" + p
+	}
+	return "cephfs:" + fsName + ":" + p
+}
+
+// contentsPath is a's path, ending in "/" when a's did: rsync's
+// convention for a directory's contents, which fscopy.Copy follows.
+func contentsPath(a Address) string {
+	if strings.HasSuffix(a.Raw, "/") && a.Path != "/" {
+		return a.Path + "/"
+	}
+	return a.Path
 }
 
 func withoutPins(o radoscp.Options) radoscp.Options {

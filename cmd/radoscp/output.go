@@ -187,19 +187,21 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 
 // jsonSummary is the last line --json prints for a CephFS copy.
 type jsonSummary struct {
-	SchemaVersion int    `json:"schema_version"`
-	Summary       bool   `json:"summary"`
-	Files         int    `json:"files"`
-	Symlinks      int    `json:"symlinks"`
-	HardLinks     int    `json:"hard_links"`
-	Specials      int    `json:"special_files"`
-	Dirs          int    `json:"dirs"`
-	Skipped       int    `json:"skipped"`
-	Unchanged     int    `json:"unchanged"`
-	Failed        int    `json:"failed"`
-	Excluded      int    `json:"excluded"`
-	DryRun        bool   `json:"dry_run,omitempty"`
-	Bytes         uint64 `json:"bytes"`
+	SchemaVersion int  `json:"schema_version"`
+	Summary       bool `json:"summary"`
+	// Into is the top destination a CephFS copy wrote (cephfs:PATH).
+	Into      string `json:"into,omitempty"`
+	Files     int    `json:"files"`
+	Symlinks  int    `json:"symlinks"`
+	HardLinks int    `json:"hard_links"`
+	Specials  int    `json:"special_files"`
+	Dirs      int    `json:"dirs"`
+	Skipped   int    `json:"skipped"`
+	Unchanged int    `json:"unchanged"`
+	Failed    int    `json:"failed"`
+	Excluded  int    `json:"excluded"`
+	DryRun    bool   `json:"dry_run,omitempty"`
+	Bytes     uint64 `json:"bytes"`
 	// ElapsedSeconds is the wall time of the walk and its copies.
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
@@ -220,9 +222,9 @@ type jsonSummary struct {
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
 // the time since its walk began, sh the run's --shard.
-func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
+func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
 			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset}
 		if sh.Worker() {
@@ -247,10 +249,10 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintf(w, "shard %s: ", sh)
 	}
 	if dryRun {
-		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; nothing was written\n",
+		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; nothing was written\n",
 			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
-			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)))
+			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), flag(into != "", "; into "+into))
 		return
 	}
 	rate := 0.0
@@ -269,6 +271,9 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	}
 	if s.TimesReset > 0 {
 		fmt.Fprintf(w, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
+	}
+	if into != "" {
+		fmt.Fprintf(w, "; into %s", into)
 	}
 	fmt.Fprintln(w)
 }

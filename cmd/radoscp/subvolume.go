@@ -148,7 +148,7 @@ func printClone(w io.Writer, asJSON bool, req subvolume.Request, res subvolume.R
 	if res.State == subvolume.Refused {
 		return // main reports the error
 	}
-	printSummary(w, false, false, req.Shard, s, res.Elapsed, nil)
+	printSummary(w, false, false, req.Shard, s, "", res.Elapsed, nil) // the target is named below
 	if err == nil {
 		fmt.Fprintf(w, "cloned snapshot %s of %s into subvolume %s (cephfs:%s) in %.1fs\n",
 			req.Snapshot, req.Subvolume, req.Target, res.TargetPath, res.Elapsed.Seconds())
