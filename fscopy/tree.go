@@ -252,12 +252,17 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 	case st.IsRegular():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
+				r, same := t.c.sameAtDestination(ctx, src, dst, st)
+				if !same {
+					r = Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"}
+				}
+				r.Size = st.Size
 				if g, ok := GroupOf(st); ok {
 					if leader, first := t.links.join(g, dst); first {
 						leader.finish(true) // later links link to the file kept
 					}
 				}
-				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Size: st.Size, Reason: "exists; no-clobber leaves it alone"})
+				t.record(r) // an identical file is unchanged, not skipped
 				return
 			}
 		}
@@ -278,18 +283,16 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 				leader.finish(r.Err == nil || errors.Is(r.Err, errClobber)) // in place, or kept by no-clobber
 			}
 		})
-	case st.IsSymlink(), st.IsSpecial():
+	case st.IsSymlink():
+		t.record(t.symlink(src, dst, st))
+	case st.IsSpecial():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
 				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}
-		if st.IsSymlink() {
-			t.record(t.symlink(src, dst, st))
-		} else {
-			t.record(t.special(src, dst, st))
-		}
+		t.record(t.special(src, dst, st))
 	case st.IsDir():
 		if !t.sh.worker() { // a worker makes directories as its files need them (ensureDir)
 			r := t.mkdir(src, dst, st)
@@ -403,12 +406,26 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 	return r
 }
 
+// symlink re-creates the symlink src at dst, unless dst already is that
+// symlink (sameSymlink: left alone, Unchanged) or, under NoClobber,
+// anything else (Skipped).
 func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
-	if t.c.opts.DryRun {
-		return Report{Src: src, Dst: dst, Outcome: Linked, DryRun: true}
-	}
 	r := Report{Src: src, Dst: dst, Outcome: Linked}
 	target, err := t.c.fs.Readlink(src)
+	if err == nil {
+		if same, reason := t.c.sameSymlink(dst, target, st); same {
+			return Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: reason}
+		}
+		if t.c.opts.NoClobber {
+			if _, serr := t.c.fs.Lstat(dst); serr == nil {
+				return Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"}
+			}
+		}
+	}
+	if t.c.opts.DryRun && err == nil {
+		r.DryRun = true
+		return r
+	}
 	if err == nil {
 		_, err = t.c.reserve(path.Dir(dst), 0, 1)
 	}
