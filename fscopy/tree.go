@@ -67,6 +67,13 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			return sum, err
 		}
 	}
+	if sst.IsDir() && !c.opts.DryRun && !c.opts.Shard.On() {
+		l, err := c.lockTree(dst)
+		if err != nil {
+			return sum, err
+		}
+		defer l.release()
+	}
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
 	t.copy(ctx, src, dst, sst, nil)
 	t.g.Wait()
