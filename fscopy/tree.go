@@ -107,6 +107,9 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
 		return sum, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe)
 	}
+	if t.quotaErr != nil {
+		return sum, fmt.Errorf("the copy stopped at the first file the data pool refused (%d paths failed, %d files in flight or queued not copied, the rest not walked): %w", sum.Failed, t.notStarted, t.quotaErr)
+	}
 	if sum.Failed > 0 {
 		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
 	}
@@ -204,9 +207,12 @@ type treeCopy struct {
 	listedDirs []listedDir
 	sh         *shardWalk // nil unless sharded
 	lastErr    error
-	// quotaErr is the first refusal by a directory quota: the copy
-	// stops there, as cp -a and rsync do (under repMu).
-	quotaErr error
+	// quotaErr is the first refusal by a directory quota or a full
+	// pool (stopsTree): the copy stops there, as cp -a and rsync do
+	// (under repMu). notStarted counts the files then in flight or
+	// queued, not copied.
+	quotaErr   error
+	notStarted int
 }
 
 // stopped reports whether a quota stopped the copy: nothing more is
@@ -229,9 +235,10 @@ func (t *treeCopy) settled(ctx context.Context) {
 func (t *treeCopy) record(r Report) {
 	t.sh.annotate(&r)
 	t.c.repMu.Lock()
-	if t.quotaErr != nil && errors.Is(r.Err, ErrDirQuota) {
+	if t.quotaErr != nil && stopsTree(r.Err) {
 		// Refused after the copy stopped, nothing of it copied: one
 		// of the paths not copied, as those never started.
+		t.notStarted++
 		t.c.repMu.Unlock()
 		return
 	}
@@ -239,7 +246,7 @@ func (t *treeCopy) record(r Report) {
 	if r.Err != nil {
 		t.lastErr = r.Err
 	}
-	if t.quotaErr == nil && errors.Is(r.Err, ErrDirQuota) {
+	if t.quotaErr == nil && stopsTree(r.Err) {
 		t.quotaErr = r.Err
 	}
 	t.c.repMu.Unlock()
@@ -281,6 +288,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
 			if r.Err == nil && t.stopped() {
 				r.Err = errQuotaStop // not started: reported by the quota's error
+				t.c.repMu.Lock()
+				t.notStarted++
+				t.c.repMu.Unlock()
 			}
 			if r.Err == nil {
 				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)

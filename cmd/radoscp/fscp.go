@@ -132,6 +132,7 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		}
 	}
 	f.runner.session.finish()
+	err = f.fullDataPool(err)
 	if sum.TimesReset > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "radoscp: warning: the MDS restarted or failed over during the run and recovered %s put in place as if its writer had died, moving the mtime to the copy's own write time; their times were set again from the sources and synced\n",
 			plural(sum.TimesReset, "file", "files"))
@@ -267,27 +268,33 @@ system's data pools.`,
 // pools before anything is written (the MDS would refuse the layout of
 // the first staging file, but only after creating it).
 func (f *fsRun) checkDataPool(fsName, pool string) error {
+	name, pools, err := f.dataPools(fsName)
+	if err != nil || name == "" || slices.Contains(pools, pool) {
+		return err
+	}
+	return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, name, strings.Join(pools, ", "))
+}
+
+// dataPools is the name and data pools of file system fsName ("" the
+// only one), or no name when the monitors list no such file system.
+func (f *fsRun) dataPools(fsName string) (string, []string, error) {
 	out, _, err := f.runner.conn.Raw().MonCommand([]byte(`{"prefix":"fs ls","format":"json"}`))
 	if err != nil {
-		return fmt.Errorf("list file systems: %w", rados.ErrnoError("mon command", "fs ls", err))
+		return "", nil, fmt.Errorf("list file systems: %w", rados.ErrnoError("mon command", "fs ls", err))
 	}
 	var fss []struct {
 		Name      string   `json:"name"`
 		DataPools []string `json:"data_pools"`
 	}
 	if err := json.Unmarshal(out, &fss); err != nil {
-		return fmt.Errorf("list file systems: %w", err)
+		return "", nil, fmt.Errorf("list file systems: %w", err)
 	}
 	for _, fs := range fss {
-		if fs.Name != fsName && !(fsName == "" && len(fss) == 1) {
-			continue
+		if fs.Name == fsName || (fsName == "" && len(fss) == 1) {
+			return fs.Name, fs.DataPools, nil
 		}
-		if slices.Contains(fs.DataPools, pool) {
-			return nil
-		}
-		return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, fs.Name, strings.Join(fs.DataPools, ", "))
 	}
-	return nil
+	return "", nil, nil
 }
 
 // cephfsAddress is the cephfs: address of path p in file system fsName

@@ -29,6 +29,17 @@ type poolSpace struct {
 // (EDQUOT) or an OSD full (ENOSPC). A client that may not read the OSD
 // map (no mon 'allow r') skips the check: the writes then fail as fast.
 func checkPoolSpace(conn *rados.Conn, pool string) error {
+	for _, p := range poolsSpace(conn) {
+		if err := p.full(); p.Name == pool && err != nil {
+			return fmt.Errorf("%w; nothing was written", err)
+		}
+	}
+	return nil
+}
+
+// poolsSpace is every pool's space as the OSD map says, or none when the
+// client may not read it.
+func poolsSpace(conn *rados.Conn) []poolSpace {
 	cmd, _ := json.Marshal(map[string]string{"prefix": "osd dump", "format": "json"})
 	out, _, err := conn.Raw().MonCommand(cmd)
 	if err != nil {
@@ -40,12 +51,7 @@ func checkPoolSpace(conn *rados.Conn, pool string) error {
 	if json.Unmarshal(out, &m) != nil {
 		return nil
 	}
-	for _, p := range m.Pools {
-		if p.Name == pool {
-			return p.full()
-		}
-	}
-	return nil
+	return m.Pools
 }
 
 func (p poolSpace) full() error {
@@ -67,9 +73,9 @@ func (p poolSpace) full() error {
 		if p.MaxObject > 0 {
 			q = append(q, fmt.Sprintf("max_objects %d", p.MaxObject))
 		}
-		return fmt.Errorf("pool %s is over its quota (%s), nothing was written: %w", p.Name, strings.Join(q, ", "), errnoName{syscall.EDQUOT})
+		return fmt.Errorf("pool %s is over its quota (%s): %w", p.Name, strings.Join(q, ", "), errnoName{syscall.EDQUOT})
 	case has("full"):
-		return fmt.Errorf("pool %s is full (an OSD it uses is full), nothing was written: %w", p.Name, errnoName{syscall.ENOSPC})
+		return fmt.Errorf("pool %s is full (an OSD it uses is full): %w", p.Name, errnoName{syscall.ENOSPC})
 	}
 	return nil
 }
@@ -81,9 +87,9 @@ func spaceHint(err error) string {
 	case errors.Is(err, fscopy.ErrDirQuota):
 		return "raise that directory's quota (setfattr -n ceph.quota.max_bytes -v BYTES DIR, or ceph.quota.max_files) or free space under it, then run the copy again: files already in place are skipped, and --resume continues a file whose staging file was kept"
 	case errors.Is(err, syscall.EDQUOT):
-		return "the destination pool is over its quota: raise it (ceph osd pool set-quota POOL max_bytes N) or free space, then copy again"
+		return "the destination pool is over its quota: raise it (ceph osd pool set-quota POOL max_bytes N) or free space, then run the copy again with --resume"
 	case errors.Is(err, syscall.ENOSPC):
-		return "the cluster is full (ceph health detail names the OSD): free space or add capacity, then copy again"
+		return "the cluster is full (ceph health detail names the OSD): free space or add capacity, then run the copy again with --resume"
 	}
 	return ""
 }
