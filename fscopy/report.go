@@ -17,6 +17,9 @@ const (
 	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
 	Failed    Outcome = "failed"    // an error; Err says which
 	Unchanged Outcome = "unchanged" // migrate: already in the pool
+	// Interrupted is a file the copy's context stopped while it was
+	// copied (an interrupt): what it copied is kept for Resume.
+	Interrupted Outcome = "interrupted"
 )
 
 // Report is the outcome for one source path.
@@ -64,6 +67,8 @@ type Summary struct {
 	// they were put in place, during an MDS restart or failover, and
 	// that were set again (see reconnect.go).
 	TimesReset int
+	// Interrupted counts the files an interrupt stopped mid-copy.
+	Interrupted int
 }
 
 func (s *Summary) add(r Report) {
@@ -93,5 +98,7 @@ func (s *Summary) add(r Report) {
 		s.Failed++
 	case Unchanged:
 		s.Unchanged++
+	case Interrupted:
+		s.Interrupted++
 	}
 }

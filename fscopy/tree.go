@@ -234,6 +234,7 @@ func (t *treeCopy) settled(ctx context.Context) {
 
 func (t *treeCopy) record(r Report) {
 	t.sh.annotate(&r)
+	markInterrupted(&r)
 	t.c.repMu.Lock()
 	if t.quotaErr != nil && stopsTree(r.Err) {
 		// Refused after the copy stopped, nothing of it copied: one

@@ -141,8 +141,15 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 	if sum.Target != "" {
 		into = cephfsAddress(f.name, sum.Target)
 	}
+	copied := sum.Files > 0 || f.runner.session.prog.bytes.Load() > 0
+	stopped := isInterrupt(err)
+	if stopped {
+		err = fsInterrupted(copied)
+	}
 	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, into, time.Since(f.start), err)
 	switch {
+	case stopped && copied:
+		return reported(partialError{err})
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
 	case err != nil && sum.Files > 0:

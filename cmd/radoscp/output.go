@@ -151,9 +151,12 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
 		if r.Err != nil {
 			msg := r.Err.Error()
+			if r.Outcome == fscopy.Interrupted {
+				msg = plainWords(msg)
+			}
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
 		}
-		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed {
+		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed || r.Outcome == fscopy.Interrupted {
 			res := toJSON(r.Result, nil)
 			res.Verify = toJSONVerify(r.Verified)
 			j.jsonResult = &res
@@ -168,6 +171,8 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	}
 	switch {
 	case r.Err != nil && single:
+	case r.Outcome == fscopy.Interrupted:
+		fmt.Fprintf(errw, "radoscp: interrupted %s after %s of %s\n", r.Src, size(r.Result.Bytes), size(r.Size))
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
 	case r.Finding != "":
@@ -199,9 +204,11 @@ type jsonSummary struct {
 	Skipped   int    `json:"skipped"`
 	Unchanged int    `json:"unchanged"`
 	Failed    int    `json:"failed"`
-	Excluded  int    `json:"excluded"`
-	DryRun    bool   `json:"dry_run,omitempty"`
-	Bytes     uint64 `json:"bytes"`
+	// Interrupted counts the files an interrupt stopped mid-copy.
+	Interrupted int    `json:"interrupted"`
+	Excluded    int    `json:"excluded"`
+	DryRun      bool   `json:"dry_run,omitempty"`
+	Bytes       uint64 `json:"bytes"`
 	// ElapsedSeconds is the wall time of the walk and its copies.
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
@@ -225,7 +232,7 @@ type jsonSummary struct {
 func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) {
 	if asJSON {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
+			Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
 			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset}
 		if sh.Worker() {
 			j.Seen = &s.Seen
@@ -259,9 +266,10 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	if sec := elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Bytes) / sec / (1 << 20)
 	}
-	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s",
+	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; in %.3fs, %.1f MiB/s",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+		flag(s.Interrupted > 0, fmt.Sprintf(", %d interrupted", s.Interrupted)),
 		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
 	switch {
 	case sh.Worker():

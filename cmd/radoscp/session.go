@@ -127,6 +127,9 @@ func (f *fileProgress) count(ctx context.Context, c *fscopy.Copier, src string) 
 }
 
 func (f *fileProgress) file(r fscopy.Report) {
+	if r.Outcome == fscopy.Interrupted {
+		return // not done: the last frame shows the bytes it copied, not its size
+	}
 	if r.Outcome == fscopy.Copied {
 		f.p.files.Add(1)
 	}

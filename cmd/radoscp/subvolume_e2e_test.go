@@ -230,8 +230,14 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 				test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
 			} else {
 				lines := jsonLines(t, ended)
-				if sum := lines[len(lines)-1]; ended.code != 3 || sum["state"] != "interrupted" || !strings.Contains(ended.stderr, "--resume") {
-					t.Fatalf("interrupted clone: exit %d, summary %v, stderr %q; want 3, interrupted, naming --resume", ended.code, sum, ended.stderr)
+				if sum := lines[len(lines)-1]; ended.code != 3 || sum["state"] != "interrupted" || !strings.Contains(ended.stderr, "--resume") ||
+					strings.Contains(ended.stderr+ended.stdout, "interrupted: interrupted") {
+					t.Fatalf("interrupted clone: exit %d, summary %v, stderr %q; want 3, interrupted (said once), naming --resume", ended.code, sum, ended.stderr)
+				}
+				for _, l := range lines[:len(lines)-1] {
+					if l["outcome"] == "failed" {
+						t.Fatalf("a file in flight at the interrupt reported failed, not interrupted: %v", l)
+					}
 				}
 			}
 			root := path.Dir(staging)
