@@ -177,9 +177,14 @@ func TestE2ESubvolumeClone(t *testing.T) {
 			e := newSubvolume(t, fuse, name, 0)
 			target := name + "-clone"
 			removeSubvolumeAtEnd(t, conf, target)
-			r := runCmd(t, nil, "subvolume", "clone", "-c", c.conf, "--json", "cephfs", name, e.snap, target)
+			r := runCmd(t, nil, "subvolume", "clone", "-c", c.conf, "--json", "--progress", "on", "cephfs", name, e.snap, target)
 			if r.code != 0 {
 				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			// The snapshot's tree is counted alongside the clone: the
+			// last frame shows its total, not "counting the tree".
+			if f := finalFrame(t, r.stderr); !strings.Contains(f, "100.0%") || strings.Contains(f, "counting") {
+				t.Fatalf("last progress frame %q: want 100%% of the counted tree", f)
 			}
 			lines := jsonLines(t, r)
 			sum := lines[len(lines)-1]
