@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/radoscp/radoscp"
@@ -245,6 +246,10 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintln(w, string(b))
 		return
 	}
+	// Built whole, then broken between its parts to the terminal's width
+	// (termwrap.go), not mid-word by the terminal.
+	var b strings.Builder
+	defer func() { io.WriteString(w, wrapForTerminal(w, b.String())) }()
 	links := ""
 	if s.HardLinks > 0 {
 		links = ", " + plural(s.HardLinks, "hard link", "hard links")
@@ -253,10 +258,10 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		links += ", " + plural(s.Specials, "special file", "special files")
 	}
 	if sh.On() {
-		fmt.Fprintf(w, "shard %s: ", sh)
+		fmt.Fprintf(&b, "shard %s: ", sh)
 	}
 	if dryRun {
-		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; nothing was written\n",
+		fmt.Fprintf(&b, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; nothing was written\n",
 			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
 			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), flag(into != "", "; into "+into))
@@ -266,22 +271,22 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	if sec := elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Bytes) / sec / (1 << 20)
 	}
-	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; in %.3fs, %.1f MiB/s",
+	fmt.Fprintf(&b, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; in %.3fs, %.1f MiB/s",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
 		flag(s.Interrupted > 0, fmt.Sprintf(", %d interrupted", s.Interrupted)),
 		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
 	switch {
 	case sh.Worker():
-		fmt.Fprintf(w, "; %d files and symlinks walked in all", s.Seen)
+		fmt.Fprintf(&b, "; %d files and symlinks walked in all", s.Seen)
 	case sh.Finish:
-		fmt.Fprintf(w, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
+		fmt.Fprintf(&b, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
 	}
 	if s.TimesReset > 0 {
-		fmt.Fprintf(w, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
+		fmt.Fprintf(&b, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
 	}
 	if into != "" {
-		fmt.Fprintf(w, "; into %s", into)
+		fmt.Fprintf(&b, "; into %s", into)
 	}
-	fmt.Fprintln(w)
+	b.WriteString("\n")
 }
