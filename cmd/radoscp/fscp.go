@@ -189,9 +189,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 			return usageError{err}
 		}
 	}
-	if !o.DryRun {
-		prog.count(ctx, c, req.src.Path)
-	}
+	prog.count(ctx, c, req.src.Path) // a dry run too: its frames show the tree's total
 	run.start = time.Now()
 	sum, err := c.Copy(ctx, src, req.dst.Path, f.fs.recursive)
 	prog.finish()
@@ -259,9 +257,7 @@ system's data pools.`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
-		if !o.DryRun {
-			prog.count(ctx, c, a.Path)
-		}
+		prog.count(ctx, c, a.Path)
 		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
 		sum.Target = a.Path

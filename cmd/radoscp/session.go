@@ -139,7 +139,9 @@ func (f *fileProgress) file(r fscopy.Report) {
 	switch {
 	case r.Outcome == fscopy.Copied, r.Outcome == fscopy.Unchanged, r.Size > 0:
 		f.p.tree.done.Add(1)
-		if r.Outcome != fscopy.Copied {
+		if r.DryRun { // it copies no bytes (its Result says what it would): its files count as passed
+			f.p.tree.passed.Add(r.Size)
+		} else if r.Outcome != fscopy.Copied {
 			f.p.tree.passed.Add(r.Size - min(r.Result.Bytes, r.Size))
 		}
 	}
