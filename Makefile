@@ -7,7 +7,14 @@
 #   make test          start a throwaway Ceph cluster, run every test against
 #                      it (a missing cluster is a failure, not a skip), stop it
 #   make test-reef     the data-path tests again against a Ceph 18.2 (Reef)
-#                      cluster run from a Debian 13 root (test/reef.sh)
+#                      cluster run from a Debian 13 root (test/reef.sh):
+#                      with this host's clients, and built against Reef's
+#   make build-reef    build bin/radoscp-reef against Reef's libraries, in
+#                      that root (test/inroot.sh runs it there)
+#   make demo-reef     the demo copy with it, against a Reef cluster
+#   make deb           build the Debian package dist/radoscp_VERSION_ARCH.deb
+#   make deb-test      build it, install it here, run the installed radoscp
+#                      (--version, the demo copy), remove it
 #   make cluster-up    start a cluster for interactive use and say how to use it
 #   make cluster-down  stop it
 #   make bench         start a throwaway cluster, run every benchmark scenario
@@ -23,14 +30,19 @@
 #                      (ITERATIONS=5000 on the fake, REAL_ITERATIONS=100)
 #   make fuzz          run every fuzzer for FUZZTIME each (default 30s)
 #
-# Go builds need cgo and the "pacific" build tag: go-ceph compiles against
-# Debian's Ceph 16.2 (Pacific) headers.
+# Go builds need cgo and go-ceph's tag for the Ceph release whose headers
+# are installed (pacific, quincy, reef, squid, tentacle): build/ceph-tag.sh
+# reads it from the librados-dev package, so a plain make build works on
+# any of them; CEPH_TAG=reef (say) overrides it.
 
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 
 GO ?= go
-TAGS := -tags pacific
+# Both are expanded when a recipe runs (after deps has installed the
+# headers), and the release is read once.
+CEPH_TAG ?= $(eval CEPH_TAG := $(shell build/ceph-tag.sh || echo '?'))$(CEPH_TAG)
+TAGS = $(if $(filter ?,$(CEPH_TAG)),$(error no Ceph release to build for (build/ceph-tag.sh above); set CEPH_TAG),-tags '$(CEPH_TAG)')
 export CGO_ENABLED := 1
 
 # -p 1: packages are tested one at a time. They all share one cluster, and
@@ -44,7 +56,7 @@ TESTFLAGS ?= -race -count=1 -timeout 80m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build build-bench test test-reef demo bench bench-report cluster-up cluster-down crash soak fuzz man
+.PHONY: deps build build-bench build-reef test test-reef demo demo-run demo-reef deb deb-test bench bench-report cluster-up cluster-down crash soak fuzz man
 
 deps:
 	test/deps.sh
@@ -93,28 +105,55 @@ define with_cluster
 	RADOSCP_REQUIRE_CLUSTER=1 $(1)
 endef
 
-# The Reef lane: a Debian 13 root with Ceph 18.2 (Reef) daemons
-# (test/reef.sh; kept in REEF_ROOT between runs on one machine, made on a
-# fresh one) runs a throwaway cluster, and this host's Pacific-built
-# clients (radoscp, the tests, ceph-fuse) run against it: mixed releases,
-# as during an upgrade. What runs there is every data-path promise: the
-# conformance suites that hold the fakes to the cluster (rados,
-# truncate), the CephFS packages, and the end-to-end copies of each kind
-# with their faults (REEF_E2E); usage, messages and bench tests run on
-# Pacific only (README: Ceph releases).
+# The Reef lane: a Debian 13 root with Ceph 18.2 (Reef) daemons, tools
+# and headers (test/reef.sh; kept in REEF_ROOT between runs on one
+# machine, made on a fresh one) runs a throwaway cluster, and the tests run
+# against it twice:
+# - with this host's Pacific-built clients (radoscp, the tests, ceph-fuse,
+#   the rados CLI): mixed releases, as during an upgrade. What runs there
+#   is every data-path promise: the conformance suites that hold the fakes
+#   to the cluster (rados, truncate), the CephFS packages, and the
+#   end-to-end copies of each kind with their faults (REEF_E2E);
+# - inside the root (test/inroot.sh), the end-to-end tests and the radoscp
+#   they run built with -tags reef against Reef's librados and libcephfs,
+#   with Reef's ceph-fuse and rados CLI checking the copies: every kind of
+#   copy once, a kill and resume, and the API --version names
+#   (REEF_BUILT_E2E; bin/radoscp-reef's --version, too). The
+#   daemons' faults ran in the first pass; what the second adds is the
+#   client library.
+# Usage, message and bench tests run on Pacific only (README: Ceph
+# releases).
 REEF_ROOT ?= $(HOME)/.cache/radoscp/reef-root
 REEF_E2E := TestE2EStriper|TestE2EErasureCodedStriperAndRaw|TestE2EErasureCodedMigrate|TestE2EConcurrentCopiesOneWins|TestE2EKilledCopyLockTakenOver|TestE2EPartial|TestE2ECephFSTree$$|TestE2ECephFSKillAndResume|TestE2EMigrate$$|TestE2ECephFSHardLinks|TestE2EPinnedSourceRewrittenMidCopy|TestE2ERefusedCopiesWriteNothing|TestE2ESlowStriper|TestE2ESlowCephFSFailureThenResume|TestE2ECephFSSnapshotCopies|TestE2EPoolSnapshot$$|TestE2ESubvolumeClone$$|TestE2EVerifyStriper|TestE2EVerifyCephFSTree|TestE2ELockObjectRemovedWithLeastCaps|TestE2EOSDRestart|TestE2EMDSFaults
+REEF_BUILT_E2E := TestE2EStriper$$|TestE2EErasureCodedStriperAndRaw|TestE2ECephFSTree$$|TestE2ECephFSKillAndResume|TestE2EMigrate$$|TestE2ECephFSHardLinks|TestE2ECephFSSnapshotCopies|TestE2EPoolSnapshot$$|TestE2ESubvolumeClone$$|TestE2EVerifyStriper|TestE2EVerifyCephFSTree|TestE2ELockObjectRemovedWithLeastCaps|TestCephAPINamesTheTag
 
-test-reef: deps
+# reef_cluster starts a Reef cluster from REEF_ROOT (stopped however the
+# recipe ends) and sets CEPH_CONF for it.
+define reef_cluster
 	test/reef.sh "$(REEF_ROOT)"
 	dir=$$(mktemp -d)
 	trap 'test/cluster.sh stop "$$dir"' EXIT
 	trap 'exit 130' INT TERM
-	RADOSCP_CEPH_ROOT="$(REEF_ROOT)" test/cluster.sh start --fs "$$dir" >/dev/null
+	RADOSCP_CEPH_ROOT="$(REEF_ROOT)" test/cluster.sh start $(1) "$$dir" >/dev/null
 	. "$$dir/env"
 	ceph versions --format json | grep -q '"overall":{"ceph version 18\.2'
+endef
+
+test-reef: deps
+	$(call reef_cluster,--fs)
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -p 1 ./rados/ ./truncate/ ./cephfs/ ./verify/ ./fscopy/
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -run '$(REEF_E2E)' ./cmd/radoscp/
+	RADOSCP_REQUIRE_CLUSTER=1 test/inroot.sh "$(REEF_ROOT)" $(GO) test -tags reef -count=1 -timeout 40m -run '$(REEF_BUILT_E2E)' ./cmd/radoscp/
+	$(build_reef)
+	test/inroot.sh "$(REEF_ROOT)" bin/radoscp-reef --version | grep 'loaded; built with the Ceph 18.2 reef API)$$'
+
+# build_reef (and build-reef) builds bin/radoscp-reef inside REEF_ROOT
+# against Reef's libraries (it runs there: test/inroot.sh REEF_ROOT
+# bin/radoscp-reef ...).
+build_reef = test/inroot.sh "$(REEF_ROOT)" $(GO) build -tags reef -ldflags "-X main.version=$(VERSION)" -o bin/radoscp-reef ./cmd/radoscp
+build-reef:
+	test/reef.sh "$(REEF_ROOT)"
+	$(build_reef)
 
 crash: deps
 	$(call with_cluster,RADOSCP_CRASH_TRIALS=$(TRIALS) $(GO) test $(TAGS) -count=1 -timeout 4h -v -run '^TestE2ECrash$$' ./cmd/radoscp)
@@ -125,7 +164,7 @@ soak: deps
 # New interesting inputs land in the Go build cache; copy the ones worth
 # keeping into the package's testdata/fuzz/FuzzX/ and commit them.
 fuzz:
-	for t in ./cmd/radoscp:FuzzParseAddress ./config:FuzzParseBytes ./layout:FuzzParse ./layout:FuzzValidate \
+	for t in ./address:FuzzParseAddress ./config:FuzzParseBytes ./layout:FuzzParse ./layout:FuzzValidate \
 		./layout:FuzzExtents ./layout:FuzzPlan ./window:FuzzRun; do
 		$(GO) test $(TAGS) -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) "$${t%%:*}"
 	done
@@ -133,27 +172,58 @@ fuzz:
 # A real copy on a throwaway cluster: a 66 MiB striped object written with
 # `rados --striper put`, copied by radoscp (16 copy-froms in flight, the
 # trailing partial object and object 0 through the client), read back with
-# `rados --striper get` and compared byte for byte.
-demo: deps build
-	dir=$$(mktemp -d)
-	work=$$(mktemp -d)
+# `rados --striper get` and compared byte for byte. demo-reef does the same
+# with bin/radoscp-reef and Reef's rados CLI, inside REEF_ROOT, against a
+# Reef cluster.
+# demo_copy RUN,BINARY: the copy, with each Ceph program run by RUN.
+define demo_copy
+	work=$$(mktemp -d "$${TMPDIR:-/tmp}/radoscp-demo.XXXXXX")
 	trap 'test/cluster.sh stop "$$dir"; rm -rf "$$work"' EXIT
-	trap 'exit 130' INT TERM
-	test/cluster.sh start "$$dir" >/dev/null
 	conf="$$dir/ceph.conf"
 	head -c $$((66 << 20)) /dev/urandom >"$$work/in"
-	rados -c "$$conf" -p radoscp-a --striper put demo "$$work/in"
+	$(1) rados -c "$$conf" -p radoscp-a --striper put demo "$$work/in"
+	$(1) $(2) --version
 	echo "+ radoscp cp -c $$conf --window 16 striper:radoscp-a/demo striper:radoscp-b/demo-copy"
-	bin/radoscp cp -c "$$conf" --window 16 --no-progress striper:radoscp-a/demo striper:radoscp-b/demo-copy
-	bin/radoscp cp -c "$$conf" --window 16 --json striper:radoscp-a/demo striper:radoscp-b/demo-copy2
-	rados -c "$$conf" -p radoscp-b --striper get demo-copy "$$work/out"
+	$(1) $(2) cp -c "$$conf" --window 16 --no-progress striper:radoscp-a/demo striper:radoscp-b/demo-copy
+	$(1) $(2) cp -c "$$conf" --window 16 --json striper:radoscp-a/demo striper:radoscp-b/demo-copy2
+	$(1) rados -c "$$conf" -p radoscp-b --striper get demo-copy "$$work/out"
 	cmp "$$work/in" "$$work/out"
 	echo "demo: rados --striper get of the copy is byte-for-byte identical to the source"
+endef
+
+demo: deps build demo-run
+
+# demo-run is the demo with the radoscp in RADOSCP, built or not
+# (deb-test runs the installed one).
+RADOSCP ?= bin/radoscp
+demo-run:
+	dir=$$(mktemp -d)
+	trap 'test/cluster.sh stop "$$dir"' EXIT
+	trap 'exit 130' INT TERM
+	test/cluster.sh start "$$dir" >/dev/null
+	$(call demo_copy,,$(RADOSCP))
+
+# The work directory is under the cluster's, which the root sees.
+demo-reef: deps build-reef
+	$(call reef_cluster,)
+	export TMPDIR=$$dir
+	$(call demo_copy,test/inroot.sh "$(REEF_ROOT)",bin/radoscp-reef)
+
+# deb builds dist/radoscp_VERSION_ARCH.deb (packaging/deb.sh: the binary,
+# man pages, shell completions, the nightly-clone script and units);
+# deb-test installs it here, runs the installed radoscp's --version and the
+# demo with it, and removes it again (CI runs it on its throwaway machine).
+deb: build
+	packaging/deb.sh bin dist
+
+deb-test: deps build
+	deb=$$(packaging/deb.sh bin dist)
+	packaging/deb-test.sh "$$deb"
 
 # Scenarios and repeats; the README's figures come from the defaults.
 # The small-file scenarios (smallfiles: 5,000 files of 4-64 KiB; tree: a
 # copy of /usr/include) take minutes a run: BENCH_TREE_REPEAT runs each.
-BENCH_SCENARIOS ?= kernel latency10 latency20 throughput cephfs smallfiles tree
+BENCH_SCENARIOS ?= kernel latency10 latency20 latency2 latency1 latency05 latency1-4096 throughput cephfs smallfiles tree
 BENCH_REPEAT ?= 5
 BENCH_TREE_REPEAT ?= 3
 

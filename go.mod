@@ -3,7 +3,7 @@ module github.com/radoscp/radoscp
 go 1.26.0
 
 require (
-	github.com/ceph/go-ceph v0.30.0
+	github.com/ceph/go-ceph v0.40.0
 	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/client_model v0.6.3

@@ -33,6 +33,12 @@ func (f *FS) OpenWriteNoFollow(path string) (*File, error) {
 	return f.open(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
 }
 
+// OpenDir opens the directory at path (not following a final symlink),
+// for a lock on it (TryLock) and its xattrs.
+func (f *FS) OpenDir(path string) (*File, error) {
+	return f.open(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+}
+
 // OpenRead opens an existing file for reading.
 func (f *FS) OpenRead(path string) (*File, error) { return f.open(path, os.O_RDONLY, 0) }
 

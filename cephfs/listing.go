@@ -48,6 +48,14 @@ func (f *FS) readDir(path string) ([]Entry, error) {
 	}
 	defer C.ceph_closedir(cm, dirp)
 	C.ceph_seekdir(cm, dirp, firstEntry)
+	return readEntries(cm, dirp, path)
+}
+
+// readEntries reads the open directory dirp (of path, for messages) to
+// its end, each entry stat'ed, without "." and "..", sorted by name.
+//
+// Implements ceph_readdirplus_r.
+func readEntries(cm *C.struct_ceph_mount_info, dirp *C.struct_ceph_dir_result, path string) ([]Entry, error) {
 	var out []Entry
 	for {
 		var de C.struct_dirent

@@ -90,3 +90,19 @@ type errnoErr int
 
 func (e errnoErr) Error() string  { return "cephfs: ret=" + strconv.Itoa(int(e)) }
 func (e errnoErr) ErrorCode() int { return int(e) }
+
+// SetAttrs sets the open file's ownership, permissions and times. On a
+// file this client holds exclusive caps on (one it just created), the
+// client keeps them as dirty caps, sent to the MDS in a cap flush (the
+// next sync, or when the caps go back), not as a request of their own:
+// libcephfs' Client::_do_setattr buffers the owner and mode under Ax and
+// the times under Fx.
+//
+// Implements ceph_fsetattrx, which go-ceph does not wrap.
+func (fl *File) SetAttrs(a Attrs) error {
+	stx, mask := a.statx(false)
+	if ret := C.ceph_fsetattrx(mountPointer(fl.fs.m), fileDescriptor(fl.f), &stx, mask); ret < 0 {
+		return pathError("set attributes", fl.path, errnoErr(int(ret)))
+	}
+	return nil
+}

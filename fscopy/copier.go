@@ -62,6 +62,13 @@ type Options struct {
 	// nothing (see dryrun.go).
 	DryRun bool
 	Sync   Sync
+	// Delete makes a tree copy remove, once the copy is complete and
+	// nothing of it failed, the target's entries that the source does
+	// not have (rsync's --delete-after; delete.go). MaxDelete bounds
+	// the removals: NoDeleteLimit for none; 0, the zero value, removes
+	// nothing and counts what it would (rsync's --max-delete=0).
+	Delete    bool
+	MaxDelete int
 	// Filter leaves paths of a tree copy or migrate out (nil: none).
 	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of

@@ -37,7 +37,7 @@ func (c *Copier) CopyFile(ctx context.Context, src, dst string) Report {
 // names placed in dst's directory: no staging name of dst takes one.
 func (c *Copier) copyFileAmong(ctx context.Context, src, dst string, placed map[string]bool) Report {
 	r := Report{Src: src, Dst: dst, Outcome: Copied}
-	r.Err = c.copyFile(ctx, src, dst, placed, nil, &r)
+	r.Err = c.copyFile(ctx, src, dst, placed, nil, nil, &r)
 	var split errHardLink
 	switch {
 	case errors.As(r.Err, &split):
@@ -63,8 +63,9 @@ func (e errHardLink) Error() string {
 
 // copyFile copies src to dst (see copyFileAmong). For a migrate (src ==
 // dst), others are the file's other names, its hard links, all replaced by
-// links to the copy (oldinode.go).
-func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[string]bool, others []string, r *Report) (err error) {
+// links to the copy (oldinode.go). With ft, dst is in the staging tree of
+// a tree copy into a new target, and made there (see freshtree.go).
+func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[string]bool, others []string, ft *freshTree, r *Report) (err error) {
 	sst, err := c.fs.Lstat(src)
 	if err != nil {
 		return err
@@ -100,7 +101,13 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; nothing was copied", src, dst, err)
 	}
 	start := time.Now()
-	file, d, err := c.openStaging(dst, placed, sst, sl, single, r)
+	var file *cephfs.File
+	var d *truncate.CephFS
+	if ft != nil {
+		file, d, err = c.openNew(dst, sst, sl, single, r)
+	} else {
+		file, d, err = c.openStaging(dst, placed, sst, sl, single, r)
+	}
 	if err != nil {
 		c.release(hold)
 		return err
@@ -162,7 +169,14 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
-	if err := c.finish(file, src, sst, d.Unrecorded()); err != nil {
+	if ft != nil {
+		return c.leaveNew(file, src, dst, sst, snap, d.Unrecorded(), ft)
+	}
+	marks := []string{xattrStaging}
+	if !d.Unrecorded() {
+		marks = append(marks, truncate.XattrEOF, xattrSource, xattrOwner)
+	}
+	if err := c.finish(file, src, sst, marks); err != nil {
 		return err
 	}
 	// The size Publish grew and the times and mode finish set may be held
@@ -380,19 +394,13 @@ func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.F
 		defer old.Close()
 		return nil, nil, c.busy(old, err)
 	}
-	if c.opts.Resume {
-		d, why, err := c.resume(old, sst, sl)
-		if err != nil {
-			old.Close()
-			return nil, nil, err
-		}
-		if d != nil {
-			r.Resumed, r.ResumedFrom = true, d.EOF()
-			return old, d, c.claim(old, true)
-		}
-		r.Reason = "restarted: " + why
-	} else {
-		r.Reason = "removed the staging file of an interrupted copy (a resume would continue it)"
+	d, err := c.resumeLeft(old, sst, sl, r, "removed the staging file of an interrupted copy (a resume would continue it)")
+	if err != nil {
+		old.Close()
+		return nil, nil, err
+	}
+	if d != nil {
+		return old, d, c.claim(old, true)
 	}
 	coverForPurge(old, sst.Size)
 	err = c.removeStaging(old)
@@ -401,6 +409,27 @@ func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.F
 		return nil, nil, err
 	}
 	return nil, nil, nil
+}
+
+// resumeLeft continues, with Resume, the interrupted copy left in old
+// when it is one of the same, unchanged source (see resume), noting it in
+// r. Otherwise it returns nil and says in r's reason why the copy starts
+// over (without Resume: notResumed).
+func (c *Copier) resumeLeft(old *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout, r *Report, notResumed string) (*truncate.CephFS, error) {
+	if !c.opts.Resume {
+		r.Reason = notResumed
+		return nil, nil
+	}
+	d, why, err := c.resume(old, sst, sl)
+	if err != nil {
+		return nil, err
+	}
+	if d == nil {
+		r.Reason = "restarted: " + why
+		return nil, nil
+	}
+	r.Resumed, r.ResumedFrom = true, d.EOF()
+	return d, nil
 }
 
 // ErrBusy is a destination another copy, alive, is writing: its staging
@@ -543,15 +572,12 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 	return d, "", nil
 }
 
-// finish puts the source's metadata on the complete staging file and
-// removes radoscp's records from it (a one-object copy has only its mark).
-// The xattrs go after the owner and mode (see copyXattrs); they move no
-// times.
-func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecorded bool) error {
-	marks := []string{xattrStaging}
-	if !unrecorded {
-		marks = append(marks, truncate.XattrEOF, xattrSource, xattrOwner)
-	}
+// finish puts the source's metadata on the complete copy and removes
+// radoscp's records, marks, from it. The mode, owner and times are set
+// through the open file: on a file this client holds exclusive caps on,
+// they are buffered, not MDS requests (cephfs.File.SetAttrs). The xattrs
+// go after the owner and mode (see copyXattrs); they move no times.
+func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, marks []string) error {
 	for _, name := range marks {
 		if err := file.RemoveXattr(name); err != nil {
 			return err
@@ -562,10 +588,10 @@ func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, unrecord
 		if err != nil {
 			return err
 		}
-		return c.fs.SetAttrs(file.Path(), cephfs.Attrs{Mode: sst.Perm() &^ 0o6022, UID: st.UID, GID: st.GID,
-			Atime: st.Atime, Mtime: st.Mtime}, false)
+		return file.SetAttrs(cephfs.Attrs{Mode: sst.Perm() &^ 0o6022, UID: st.UID, GID: st.GID,
+			Atime: st.Atime, Mtime: st.Mtime})
 	}
-	if err := c.fs.SetAttrs(file.Path(), attrsOf(sst), false); err != nil {
+	if err := file.SetAttrs(attrsOf(sst)); err != nil {
 		return err
 	}
 	return c.copyXattrs(src, file.Path())

@@ -106,7 +106,14 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 				dst, o.Pool = src, "cephfs_data2"
 				sum, err = e.copier(t, o, nil).Migrate(ctx, src)
 			} else {
+				// Into an existing directory: each file through its
+				// staging file, settled. (A new target's files are
+				// neither: TestFreshTreeMDSFault.)
+				if err := e.fs.Mkdir(dst, 0o755); err != nil {
+					t.Fatal(err)
+				}
 				sum, err = e.copier(t, o, nil).Copy(ctx, src, dst, true)
+				dst += "/src"
 			}
 			if err != nil {
 				t.Fatal(err)

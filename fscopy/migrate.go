@@ -31,6 +31,9 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	if c.opts.Pool == "" {
 		return sum, fmt.Errorf("%w: migrate needs a destination pool", ErrUsage)
 	}
+	if c.opts.Delete {
+		return sum, fmt.Errorf("%w: --delete mirrors a tree copy; migrate moves files in place and deletes nothing", ErrUsage)
+	}
 	// Migrate replaces files in place: inside a snapshot it would be
 	// writing to a read-only destination.
 	if _, err := c.checkPaths("", root); err != nil {
@@ -127,7 +130,7 @@ func (t *treeCopy) migrateFile(ctx context.Context, p string, st cephfs.Stat, ot
 		return t.c.dryRunMigrate(p, st, pool)
 	}
 	r := Report{Src: p, Dst: p, Outcome: Copied}
-	r.Err = t.c.copyFile(ctx, p, p, nil, others, &r)
+	r.Err = t.c.copyFile(ctx, p, p, nil, others, nil, &r)
 	var split errHardLink
 	switch {
 	case errors.As(r.Err, &split):

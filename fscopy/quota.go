@@ -56,18 +56,9 @@ type quotaHold struct {
 // rbytes + bytes > max_bytes, or rentries + files > max_files, refuses.
 func (c *Copier) reserve(dir string, bytes, files int64) (quotaHold, error) {
 	h := quotaHold{dir: dir, bytes: bytes, files: files}
-	var over []*quotaDir
-	for d := path.Clean(dir); ; d = path.Dir(d) {
-		q, err := c.quotaOf(d)
-		if err != nil {
-			return quotaHold{}, err
-		}
-		if q != nil {
-			over = append(over, q)
-		}
-		if d == "/" || d == "." {
-			break
-		}
+	over, err := c.quotasOver(dir)
+	if err != nil {
+		return quotaHold{}, err
 	}
 	c.quotas.mu.Lock()
 	defer c.quotas.mu.Unlock()
@@ -81,6 +72,23 @@ func (c *Copier) reserve(dir string, bytes, files int64) (quotaHold, error) {
 		q.files += files
 	}
 	return h, nil
+}
+
+// quotasOver are the quota directories of dir and its ancestors.
+func (c *Copier) quotasOver(dir string) ([]*quotaDir, error) {
+	var over []*quotaDir
+	for d := path.Clean(dir); ; d = path.Dir(d) {
+		q, err := c.quotaOf(d)
+		if err != nil {
+			return nil, err
+		}
+		if q != nil {
+			over = append(over, q)
+		}
+		if d == "/" || d == "." {
+			return over, nil
+		}
+	}
 }
 
 // release gives back what a hold took, for a staging file removed (or a

@@ -17,6 +17,7 @@ const (
 	Skipped   Outcome = "skipped"   // not copied, and why is in Reason
 	Failed    Outcome = "failed"    // an error; Err says which
 	Unchanged Outcome = "unchanged" // migrate: already in the pool
+	Deleted   Outcome = "deleted"   // --delete: removed from the target, not in the source
 	// Interrupted is a file the copy's context stopped while it was
 	// copied (an interrupt): what it copied is kept for Resume.
 	Interrupted Outcome = "interrupted"
@@ -69,6 +70,10 @@ type Summary struct {
 	TimesReset int
 	// Interrupted counts the files an interrupt stopped mid-copy.
 	Interrupted int
+	// Deleted counts the target's entries --delete removed (in a dry
+	// run, would remove); DeletesLeft those MaxDelete kept it from
+	// removing (delete.go).
+	Deleted, DeletesLeft int
 }
 
 func (s *Summary) add(r Report) {
@@ -100,5 +105,7 @@ func (s *Summary) add(r Report) {
 		s.Unchanged++
 	case Interrupted:
 		s.Interrupted++
+	case Deleted:
+		s.Deleted++
 	}
 }

@@ -276,9 +276,10 @@ func (t *treeCopy) ensureDir(dir string) error {
 
 // extras is the final pass's check of a directory: entries of dst that
 // src does not have (removed or renamed in the source after a worker
-// copied them) are reported and left alone.
+// copied them) are reported and left alone; with Delete, the deletion
+// pass removes them instead (delete.go).
 func (t *treeCopy) extras(src, dst string, entries []cephfs.Entry) {
-	if !t.sh.finish() {
+	if !t.sh.finish() || t.c.opts.Delete {
 		return
 	}
 	have, err := t.c.fs.ReadDir(dst)

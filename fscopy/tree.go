@@ -39,6 +39,9 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err != nil {
 		return sum, fmt.Errorf("%w: source: %w", ErrUsage, err)
 	}
+	if err := c.checkDelete(src, sst, recursive); err != nil {
+		return sum, err
+	}
 	if dst, err = c.target(src, dst, sst.IsDir(), contents); err != nil {
 		return sum, err
 	}
@@ -62,23 +65,40 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, err
 	}
 	marked := false
-	if sst.IsDir() && !c.opts.DryRun {
+	var ft *freshTree // a new target, built under its staging name (freshtree.go)
+	if sst.IsDir() && recursive && !c.opts.DryRun {
+		if ft, err = c.freshTarget(src, dst); err != nil {
+			return sum, err
+		}
+		defer ft.release()
+	}
+	if sst.IsDir() && !c.opts.DryRun && ft == nil {
 		if marked, err = c.markTarget(src, dst); err != nil {
 			return sum, err
 		}
 	}
-	if sst.IsDir() && !c.opts.DryRun && !c.opts.Shard.On() {
+	// A new target's staging directory is locked already (freshTarget);
+	// an existing one is locked here, with the same owner record.
+	if sst.IsDir() && !c.opts.DryRun && !c.opts.Shard.On() && ft == nil {
 		l, err := c.lockTree(dst)
 		if err != nil {
 			return sum, err
 		}
 		defer l.release()
 	}
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst)}
-	t.copy(ctx, src, dst, sst, nil)
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst), fresh: ft}
+	root := dst
+	if ft != nil {
+		root = ft.staging
+	}
+	t.copy(ctx, src, root, sst, nil)
 	t.g.Wait()
 	t.recheck(ctx)
+	if ft != nil {
+		t.recheckSources(ctx)
+	}
 	t.settled(ctx)
+	deleted := t.mirrorDeletes(ctx, src, root) // before the directories' times; a new target's, in its staging tree
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
 		if err := c.fs.RemoveXattr(dst, xattrTree); err != nil {
@@ -95,6 +115,11 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			t.record(Report{Src: d.src, Dst: d.dst, Outcome: Failed, Err: err})
 		}
 	}
+	if ft != nil && sum.Failed == 0 && ctx.Err() == nil {
+		if err := c.publish(ft); err != nil {
+			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return sum, err
 	}
@@ -105,15 +130,19 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, t.lastErr
 	}
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
-		return sum, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe)
+		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe))
 	}
 	if t.quotaErr != nil {
-		return sum, fmt.Errorf("the copy stopped at the first file the data pool refused (%d paths failed, %d files in flight or queued not copied, the rest not walked): %w", sum.Failed, t.notStarted, t.quotaErr)
+		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first file the data pool refused (%d paths failed, %d files in flight or queued not copied, the rest not walked)%s: %w",
+			sum.Failed, t.notStarted, ft.kept(), t.quotaErr))
+	}
+	if sum.Failed > 0 && ft != nil {
+		return sum, fmt.Errorf("%d of %d paths failed%s", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed, ft.kept())
 	}
 	if sum.Failed > 0 {
-		return sum, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed)
+		return sum, c.noDeletes(deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
 	}
-	return sum, sum.findings()
+	return sum, errors.Join(sum.findings(), sum.deletesLeftErr(c.opts.MaxDelete))
 }
 
 // errQuotaStop is a file of a tree copy not started because a quota
@@ -206,6 +235,7 @@ type treeCopy struct {
 	// listedDirs are the source directories the walk listed (recheck.go).
 	listedDirs []listedDir
 	sh         *shardWalk // nil unless sharded
+	fresh      *freshTree // nil unless the target is new (freshtree.go)
 	lastErr    error
 	// quotaErr is the first refusal by a directory quota or a full
 	// pool (stopsTree): the copy stops there, as cp -a and rsync do
@@ -235,6 +265,7 @@ func (t *treeCopy) settled(ctx context.Context) {
 func (t *treeCopy) record(r Report) {
 	t.sh.annotate(&r)
 	markInterrupted(&r)
+	r.Dst = t.fresh.final(r.Dst)
 	t.c.repMu.Lock()
 	if t.quotaErr != nil && stopsTree(r.Err) {
 		// Refused after the copy stopped, nothing of it copied: one
@@ -293,7 +324,12 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 				t.notStarted++
 				t.c.repMu.Unlock()
 			}
-			if r.Err == nil {
+			switch {
+			case r.Err != nil:
+			case t.fresh != nil:
+				r = t.fresh.copy(ctx, t.c, src, dst, st)
+				t.record(r)
+			default:
 				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)
 				t.record(r)
 			}

@@ -244,10 +244,7 @@ func (c *Cloner) source(r Request) (source, error) {
 	if err != nil {
 		return s, usageIfMissing(mgrError("getpath of subvolume "+r.Subvolume, err))
 	}
-	snapdir := ".snap"
-	if v, err := c.conn.Raw().GetConfigOption("client_snapdir"); err == nil && v != "" {
-		snapdir = v
-	}
+	snapdir := cephfs.SnapDir(c.conn)
 	// Subvolumes of version 2 are snapshotted at the directory above
 	// their data (the snapshot holds the data as UUID), version 1 at the
 	// data directory itself.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"testing"
 )
 
@@ -23,7 +24,9 @@ func MainWithBinary(m *testing.M, name string, binary *string) {
 	*binary = filepath.Join(dir, name)
 	// -buildvcs=auto, whatever GOFLAGS says: the build stamps the commit
 	// it was made from, which --version reports.
-	out, err := exec.Command("go", "build", "-buildvcs=auto", "-tags", "pacific", "-o", *binary, ".").CombinedOutput()
+	// The same release tag as this test (make passes build/ceph-tag.sh's):
+	// the binary compiles against the installed Ceph headers as the test did.
+	out, err := exec.Command("go", "build", "-buildvcs=auto", "-tags", BuildTags(), "-o", *binary, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "building %s: %v\n%s", name, err, out)
 		os.RemoveAll(dir)
@@ -60,4 +63,17 @@ func RunBinary(t testing.TB, binary string, env []string, args ...string) Result
 		t.Fatalf("running %s %q: %v", filepath.Base(binary), args, err)
 	}
 	return r
+}
+
+// BuildTags is the -tags this test binary was built with ("pacific",
+// "reef,...", or "" for none): go-ceph's Ceph release tag among them.
+func BuildTags() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "-tags" {
+				return s.Value
+			}
+		}
+	}
+	return ""
 }

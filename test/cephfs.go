@@ -137,3 +137,27 @@ func FSDir(t testing.TB, mount *gocephfs.MountInfo) string {
 	RemoveTree(t, mount, dir)
 	return dir
 }
+
+// Names lists directory dir's entries through mount, without . and ..,
+// in the order the MDS gives them.
+func Names(t testing.TB, mount *gocephfs.MountInfo, dir string) []string {
+	t.Helper()
+	d, err := mount.OpenDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var out []string
+	for {
+		de, err := d.ReadDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if de == nil {
+			return out
+		}
+		if de.Name() != "." && de.Name() != ".." {
+			out = append(out, de.Name())
+		}
+	}
+}

@@ -54,34 +54,30 @@ readonly EC_PROFILE=radoscp-k2m1
 # step over ports in use by themselves.
 readonly PORT_MIN=20000 PORT_SPAN=12000
 
-# runs a Ceph program of the cluster: under chroot when the
-# cluster runs from another root (its directory's ceph-root names it).
+. "$(dirname "${BASH_SOURCE[0]}")/rootmounts.sh"
+
+# in_root runs a Ceph program of the cluster: under chroot when the
+# cluster runs from another root (its directory's ceph-root names it),
+# unless this script already runs inside that root (its mark, which
+# reef.sh leaves, is at /: a test run there by inroot.sh restarts a daemon).
 in_root() {
-	if [[ -f $dir/ceph-root ]]; then
+	if [[ -f $dir/ceph-root && ! -f /.radoscp-reef ]]; then
 		chroot "$(<"$dir/ceph-root")" "$@"
 	else
 		"$@"
 	fi
 }
 
-# bind_root binds the cluster directory into the root at the same path,
-# and the root's /proc, /sys and /dev, once.
+# bind_root binds the cluster directory into the root at the same path
+# (and /proc, /sys and /dev: rootmounts.sh).
 bind_root() {
-	local root=$1 m
-	for m in proc sys dev; do
-		mountpoint -q "$root/$m" || mount --bind "/$m" "$root/$m"
-	done
-	mkdir -p "$root$dir"
-	mount --bind "$dir" "$root$dir"
-	echo "$root" >"$dir/ceph-root"
+	root_bind "$1" "$dir"
+	echo "$1" >"$dir/ceph-root"
 }
 
 unbind_root() {
-	[[ -f $dir/ceph-root ]] || return 0
-	local root
-	root=$(<"$dir/ceph-root")
-	umount "$root$dir" 2>/dev/null || true
-	rmdir "$root$dir" 2>/dev/null || true
+	[[ -f $dir/ceph-root && ! -f /.radoscp-reef ]] || return 0
+	root_unbind "$(<"$dir/ceph-root")" "$dir"
 }
 
 # release is the Ceph release of the daemons (pacific, reef, ...).

@@ -13,7 +13,7 @@
 // found through the conf.
 //
 //	make test                   # a cluster for one run of every test
-//	make cluster-up             # or one to keep: . DIR/env, go test -tags pacific ./...
+//	make cluster-up             # or one to keep: . DIR/env, go test -tags "$(build/ceph-tag.sh)" ./...
 //	make cluster-down
 //
 // A test asks for the cluster with [Conf] (or [FS] for CephFS), which skips

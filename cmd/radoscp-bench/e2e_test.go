@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,10 @@ func TestE2EBench(t *testing.T) {
 			CPU         float64 `json:"client_cpu_seconds"`
 			RSS         uint64  `json:"client_peak_rss_bytes"`
 			ClientBytes uint64  `json:"client_bytes"`
+			Seconds     float64 `json:"wall_seconds"`
+			Process     float64 `json:"process_seconds"`
+			Fixed       float64 `json:"fixed_seconds"`
+			CPUPerObj   float64 `json:"client_cpu_ms_per_object"`
 		} `json:"rows"`
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
@@ -58,8 +63,18 @@ func TestE2EBench(t *testing.T) {
 		if row.Mode == "auto" && (row.Reached < 1 || row.Reached > 64) {
 			t.Errorf("auto reached window %d, want 1..64 (--max-window)", row.Reached)
 		}
+		// All at once: every object's copy-from in flight together.
+		if row.Mode == "all" && row.Reached != 4 {
+			t.Errorf("all at once reached window %d, want 4 (the objects)", row.Reached)
+		}
+		// The whole child process holds the copy and costs more than it
+		// (one repeat: the medians are that run's figures).
+		if row.CPUPerObj <= 0 || row.Process <= row.Seconds || math.Abs(row.Fixed-(row.Process-row.Seconds)) > 1e-6 {
+			t.Errorf("row %s: CPU ms/object %v, process %v s, fixed %v s, copy %v s: want positive, process > copy, fixed = process - copy",
+				row.Mode, row.CPUPerObj, row.Process, row.Fixed, row.Seconds)
+		}
 	}
-	if want := (map[string]int{"offload": 2, "auto": 1, "rados-cp": 1, "client": 1}); fmt.Sprint(seen) != fmt.Sprint(want) {
+	if want := (map[string]int{"offload": 2, "auto": 1, "all": 1, "rados-cp": 1, "client": 1}); fmt.Sprint(seen) != fmt.Sprint(want) {
 		t.Errorf("rows by mode %v, want %v: %s", seen, want, r.stdout)
 	}
 	if res.Machine.CPUs < 1 {
@@ -80,7 +95,8 @@ func TestE2EBench(t *testing.T) {
 		t.Fatalf("report: exit %d\nstderr: %s", r.code, r.stderr)
 	}
 	report, _ := os.ReadFile(md)
-	for _, want := range []string{"| radoscp window 4 |", "| rados cp loop |", "| client copy window 4 |", "radoscp auto (reached", "#### Targets",
+	for _, want := range []string{"| radoscp window 4 |", "| rados cp loop |", "| radoscp all at once (window 4) |", "| CPU ms/object | process s | fixed s |",
+		"auto within 10% of all at once", "| client copy window 4 |", "radoscp auto (reached", "#### Targets",
 		"| speed-up vs window 1 |", "| radoscp window 1 | ", " | 1.00x | ", "pinning on (`--pin-source`, the default)"} {
 		if !bytes.Contains(report, []byte(want)) {
 			t.Errorf("report lacks %q:\n%s", want, report)

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/layout"
@@ -71,6 +72,15 @@ type benchRow struct {
 	// runs on another machine).
 	MDSRequestsPerFile float64 `json:"mds_requests_per_file,omitempty"`
 	MDSCPUMsPerFile    float64 `json:"mds_cpu_ms_per_file,omitempty"`
+	// ProcessSeconds is the median wall time of the contender's whole
+	// process; FixedSeconds the median of each run's process time less
+	// its copy time: what the run pays besides the copies (start,
+	// connect, the first osdmap, shutdown). Object scenarios only.
+	ProcessSeconds float64 `json:"process_seconds,omitempty"`
+	FixedSeconds   float64 `json:"fixed_seconds,omitempty"`
+	// CPUMsPerObject is the median client CPU per object copied, in
+	// milliseconds (object scenarios).
+	CPUMsPerObject float64 `json:"client_cpu_ms_per_object,omitempty"`
 }
 
 func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan) (benchResult, error) {
@@ -121,7 +131,9 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 	}
 	size := uint64(f.objects) * plan.objectSize
 	for i, c := range plan.contenders {
-		res.Rows = append(res.Rows, summarize(c, runs[i], size))
+		row := summarize(c, runs[i], size)
+		row.CPUMsPerObject = row.CPUSeconds * 1000 / float64(f.objects)
+		res.Rows = append(res.Rows, row)
 	}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
 	return res, nil
@@ -152,13 +164,16 @@ func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags,
 	cmd := exec.CommandContext(ctx, self, args...)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		return runRecord{}, fmt.Errorf("%w: %s", err, strings.TrimSpace(errOut.String()))
 	}
+	process := time.Since(start)
 	var rec runRecord
 	if err := json.Unmarshal(out.Bytes(), &rec); err != nil {
 		return rec, fmt.Errorf("reading its measurements %q: %w", out.String(), err)
 	}
+	rec.ProcessSeconds = process.Seconds()
 	return rec, nil
 }
 

@@ -28,6 +28,10 @@ type runRecord struct {
 	ClientMeasured bool    `json:"client_bytes_measured"`
 	CPUSeconds     float64 `json:"cpu_seconds"`
 	MaxRSSBytes    uint64  `json:"max_rss_bytes"`
+	// ProcessSeconds is the wall time of the whole child process that
+	// ran the contender (start, connect, the copy, shutdown), measured
+	// by the parent; Seconds is the copy's alone.
+	ProcessSeconds float64 `json:"process_seconds,omitempty"`
 	Window         int     `json:"window"`
 	// MDS is what the run cost the active MDS (CephFS scenarios).
 	MDS *mdsCost `json:"mds,omitempty"`
@@ -78,8 +82,14 @@ func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan
 	// What radoscp cp asks of the engine for a rados: copy, less
 	// --offload-only (refused with the client mode, see checkModes).
 	opts := radoscp.Options{Window: plan.one.Window, Chunk: cfg.Chunk, PinSource: cfg.PinSource}
-	if plan.one.Mode == "auto" {
+	switch plan.one.Mode {
+	case "auto":
 		opts.Auto, opts.MaxWindow = true, cfg.MaxWindow
+	case "all":
+		// Every object's copy-from at once, with no window, as
+		// libcephfs's parallel copy_file_range (ceph/ceph PR 70316)
+		// issues them.
+		opts.Window = f.objects
 	}
 	before := rusage(syscall.RUSAGE_SELF)
 	res, err := engine.Copy(ctx, src, 0, truncate.NewRaw(pool, l, f.dstPrefix, 0), 0, size, opts)

@@ -27,6 +27,10 @@ var scenarios = []scenario{
 	{"kernel", "the kernel patch's case: 128 MiB in 32 objects of 4 MiB", 32, 4 << 20, 0, false},
 	{"latency10", "latency-bound: 256 objects of 256 KiB, OSD replies delayed up to 10 ms", 256, 256 << 10, 10 * time.Millisecond, false},
 	{"latency20", "latency-bound: 256 objects of 256 KiB, OSD replies delayed up to 20 ms", 256, 256 << 10, 20 * time.Millisecond, false},
+	{"latency2", "a near network: 256 objects of 256 KiB, OSD replies delayed up to 2 ms", 256, 256 << 10, 2 * time.Millisecond, false},
+	{"latency1", "a near network: 256 objects of 256 KiB, OSD replies delayed up to 1 ms", 256, 256 << 10, time.Millisecond, false},
+	{"latency05", "a near network: 256 objects of 256 KiB, OSD replies delayed up to 0.5 ms", 256, 256 << 10, 500 * time.Microsecond, false},
+	{"latency1-4096", "many objects, a near network: 4,096 objects of 64 KiB, OSD replies delayed up to 1 ms", 4096, 64 << 10, time.Millisecond, false},
 	{"throughput", "throughput-bound: 1 GiB in 256 objects of 4 MiB", 256, 4 << 20, 0, false},
 	{"cephfs", "CephFS: 8 files of 32 MiB against the clone anchor", 8, 32 << 20, 0, true},
 }
@@ -96,7 +100,7 @@ func parseContender(s string) (contender, error) {
 	switch mode {
 	case "clone", "fscopy":
 		return parseFSContender(s, mode, w)
-	case "auto", "rados-cp", "cp-fuse":
+	case "auto", "all", "rados-cp", "cp-fuse":
 		if hasW {
 			return c, fmt.Errorf("%q: %s takes no window", s, mode)
 		}
@@ -109,7 +113,7 @@ func parseContender(s string) (contender, error) {
 		c.Window = n
 		return c, nil
 	}
-	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, rados-cp, clone:FILES, fscopy:FILES:WINDOW or cp-fuse", s)
+	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, all, rados-cp, clone:FILES, fscopy:FILES:WINDOW or cp-fuse", s)
 }
 
 // benchPlan is the validated sweep.
@@ -167,10 +171,10 @@ func parseBench(f benchFlags, objectSize uint64) (benchPlan, error) {
 			for _, w := range ws {
 				p.contenders = append(p.contenders, contender{Mode: m, Window: w})
 			}
-		case "auto", "rados-cp":
+		case "auto", "all", "rados-cp":
 			p.contenders = append(p.contenders, contender{Mode: m})
 		default:
-			return p, fmt.Errorf("--modes %q: unknown mode %q, expected offload, auto, rados-cp or client", f.modes, m)
+			return p, fmt.Errorf("--modes %q: unknown mode %q, expected offload, auto, all, rados-cp or client", f.modes, m)
 		}
 	}
 	if f.plot != "" && !strings.HasSuffix(f.plot, ".svg") && !strings.HasSuffix(f.plot, ".png") {

@@ -188,8 +188,8 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 }
 
 func writeTable(b *strings.Builder, rows []benchRow, over string) {
-	files := hasFilesPerS(rows)
-	header := benchHeader(over, files)
+	cols := columnsOf(rows)
+	header := benchHeader(over, cols)
 	b.WriteString("| " + strings.Join(header, " | ") + " |\n|")
 	for i := range header {
 		if i == 0 {
@@ -200,6 +200,6 @@ func writeTable(b *strings.Builder, rows []benchRow, over string) {
 	}
 	b.WriteString("\n")
 	for _, r := range rows {
-		b.WriteString("| " + strings.Join(r.cells(files), " | ") + " |\n")
+		b.WriteString("| " + strings.Join(r.cells(cols), " | ") + " |\n")
 	}
 }

@@ -49,9 +49,10 @@ func newRunCommand() *cobra.Command {
 copies them with every contender in one run, then prints a table. Contenders
 (--modes): offload (radoscp's copy-from at each window of --windows; window 1
 is the one-at-a-time copy the kernel and rados cp do), auto (--window auto, up
-to --max-window), rados-cp (the rados CLI run once per object) and client
-(read and write through this client at each window of --client-windows, as
-clones and cp do). --scenario presets the objects, size and injected delay of
+to --max-window), all (every object's copy-from at once, no window, as
+libcephfs's parallel copy_file_range in ceph/ceph PR 70316 does), rados-cp
+(the rados CLI run once per object) and client (read and write through this
+client at each window of --client-windows, as clones and cp do). --scenario presets the objects, size and injected delay of
 the cases in the README. radoscp's contenders copy as radoscp cp does, with
 --pin-source (the default; --pin-source=false to measure without).
 
@@ -73,7 +74,9 @@ copy is compared with the source on the first repeat (type, mode, owner,
 size, mtime, contents, symlink targets); the table adds files/s.
 
 Every run of a contender is a child process of its own, so its CPU time and
-peak RSS are its own. Each figure is the median of --repeat runs.
+peak RSS are its own. For objects, the table adds client CPU per object and
+the child's whole-process wall time ("process s": start, connect, the first
+osdmap, the copy, shutdown) and what it cost besides the copy ("fixed s"). Each figure is the median of --repeat runs.
 Destination objects are removed after each run; the source objects too,
 unless --keep.`,
 		Args: cobra.NoArgs,
@@ -87,7 +90,7 @@ unless --keep.`,
 	fl.IntVar(&f.objects, "objects", 32, "number of source objects")
 	fl.StringVar(&f.windows, "windows", "1,2,4,8,16,32,64", "comma-separated windows to sweep with offload")
 	fl.StringVar(&f.clientWindows, "client-windows", "", "comma-separated windows for the client copy (default: --windows)")
-	fl.StringVar(&f.modes, "modes", "offload,auto,rados-cp,client", "comma-separated contenders: offload, auto, rados-cp, client")
+	fl.StringVar(&f.modes, "modes", "offload,auto,all,rados-cp,client", "comma-separated contenders: offload, auto, all, rados-cp, client")
 	fl.IntVar(&f.repeat, "repeat", 3, "runs per figure (the median is reported)")
 	fl.BoolVar(&f.keep, "keep", false, "keep the source objects for another run")
 	fl.StringVar(&f.plot, "plot", "", "write a plot of speed-up against window to this .svg or .png file")

@@ -14,8 +14,12 @@ import (
 // copy of every run.
 func summarize(c contender, runs []runRecord, size uint64) benchRow {
 	row := benchRow{Mode: c.Mode, Window: c.Window, Files: c.Files, ClientMeasure: true}
-	var lat, cpu, rss, win []float64
+	var lat, cpu, rss, win, process, fixed []float64
 	for _, r := range runs {
+		if r.ProcessSeconds > 0 {
+			process = append(process, r.ProcessSeconds)
+			fixed = append(fixed, r.ProcessSeconds-r.Seconds)
+		}
 		row.RunsSeconds = append(row.RunsSeconds, r.Seconds)
 		lat = append(lat, r.LatencyMs...)
 		cpu = append(cpu, r.CPUSeconds)
@@ -32,6 +36,9 @@ func summarize(c contender, runs []runRecord, size uint64) benchRow {
 	row.CPUSeconds = median(cpu)
 	row.MaxRSSBytes = uint64(median(rss))
 	row.WindowReached = int(median(win) + 0.5)
+	if len(process) == len(runs) {
+		row.ProcessSeconds, row.FixedSeconds = median(process), median(fixed)
+	}
 	return row
 }
 
@@ -124,6 +131,8 @@ func (r benchRow) label() string {
 		return "radoscp window " + strconv.Itoa(r.Window)
 	case "auto":
 		return fmt.Sprintf("radoscp auto (reached %d)", r.WindowReached)
+	case "all":
+		return fmt.Sprintf("radoscp all at once (window %d)", r.WindowReached)
 	case "rados-cp":
 		return "rados cp loop"
 	case "client":
@@ -144,25 +153,34 @@ func (r benchRow) label() string {
 	return r.Mode
 }
 
+// columns says which optional columns a table has: files/s and the MDS's
+// cost (the tree scenarios), the whole process and CPU per object (the
+// object scenarios).
+type columns struct{ files, objects bool }
+
+func columnsOf(rows []benchRow) columns {
+	return columns{
+		files:   slices.ContainsFunc(rows, func(r benchRow) bool { return r.FilesPerS > 0 }),
+		objects: slices.ContainsFunc(rows, func(r benchRow) bool { return r.CPUMsPerObject > 0 }),
+	}
+}
+
 // benchHeader is the columns as printed, for a run whose speed-up is over
-// the contender over (see setSpeedUp); files/s when the run has it (the
-// tree scenarios).
-func benchHeader(over string, files bool) []string {
+// the contender over (see setSpeedUp).
+func benchHeader(over string, cols columns) []string {
 	h := []string{"contender", "wall s", "MiB/s", speedUpHeader(over), "p50 ms", "p99 ms", "CPU s", "peak RSS MiB", "client MiB"}
-	if files {
+	if cols.files {
 		h = slices.Insert(h, 2, "files/s")
 		h = append(h, "MDS req/file", "MDS CPU ms/file")
+	}
+	if cols.objects {
+		h = append(h, "CPU ms/object", "process s", "fixed s")
 	}
 	return h
 }
 
-// hasFilesPerS reports whether rows have the files/s column.
-func hasFilesPerS(rows []benchRow) bool {
-	return slices.ContainsFunc(rows, func(r benchRow) bool { return r.FilesPerS > 0 })
-}
-
 // cells are a row's columns as printed, in benchHeader's order.
-func (r benchRow) cells(files bool) []string {
+func (r benchRow) cells(cols columns) []string {
 	client := "-"
 	if r.ClientMeasure {
 		client = strconv.FormatFloat(float64(r.ClientBytes)/(1<<20), 'f', 1, 64)
@@ -173,9 +191,12 @@ func (r benchRow) cells(files bool) []string {
 	}
 	c := []string{r.label(), fmt.Sprintf("%.3f", r.Seconds), fmt.Sprintf("%.1f", r.MiBps), speedUp,
 		ms(r.P50ms), ms(r.P99ms), fmt.Sprintf("%.2f", r.CPUSeconds), fmt.Sprintf("%.0f", float64(r.MaxRSSBytes)/(1<<20)), client}
-	if files {
+	if cols.files {
 		c = slices.Insert(c, 2, fmt.Sprintf("%.0f", r.FilesPerS))
 		c = append(c, perFile(r.MDSRequestsPerFile), perFile(r.MDSCPUMsPerFile))
+	}
+	if cols.objects {
+		c = append(c, fmt.Sprintf("%.3f", r.CPUMsPerObject), seconds(r.ProcessSeconds), seconds(r.FixedSeconds))
 	}
 	return c
 }
@@ -191,18 +212,27 @@ func perFile(v float64) string {
 
 func printBench(w io.Writer, rows []benchRow, over string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	files := hasFilesPerS(rows)
-	for _, h := range benchHeader(over, files) {
+	cols := columnsOf(rows)
+	for _, h := range benchHeader(over, cols) {
 		fmt.Fprint(tw, h, "\t")
 	}
 	fmt.Fprintln(tw)
 	for _, r := range rows {
-		for _, c := range r.cells(files) {
+		for _, c := range r.cells(cols) {
 			fmt.Fprint(tw, c, "\t")
 		}
 		fmt.Fprintln(tw)
 	}
 	tw.Flush()
+}
+
+// seconds prints a time in seconds, "-" when not measured (results from
+// before it was).
+func seconds(v float64) string {
+	if v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", v)
 }
 
 func ms(v float64) string {

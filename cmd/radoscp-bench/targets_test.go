@@ -41,3 +41,29 @@ BenchmarkEngineMillionObjects-2        3  822234133 ns/op  26.16 peak-RSS-MiB
 		}
 	}
 }
+
+// The latency issue's goals: speed-ups at 20 ms, and auto against all at
+// once (time within 10% and less CPU per object).
+func TestAllAtOnceTargets(t *testing.T) {
+	rows := func(w1, w16, auto, all, autoCPU, allCPU float64) []benchRow {
+		r := []benchRow{{Mode: "offload", Window: 1, Seconds: w1}, {Mode: "offload", Window: 16, Seconds: w16},
+			{Mode: "auto", Seconds: auto, CPUMsPerObject: autoCPU}, {Mode: "all", Seconds: all, CPUMsPerObject: allCPU}}
+		setSpeedUp(r)
+		return r
+	}
+	got := strings.Join(allAtOnceTargets([]benchResult{
+		{Scenario: "latency20", PinSource: true, Rows: rows(4, 0.32, 0.25, 0.3, 0.9, 1.2)},
+		{Scenario: "latency1-4096", Rows: rows(10, 1, 1.05, 1, 0.5, 0.6)},
+		{Scenario: "latency1", Rows: rows(1, 0.2, 0.12, 0.1, 0.5, 0.4)},
+	}), "\n")
+	for _, want := range []string{
+		"(latency20, pinned=true), window 16 at least 12x window 1: 12.50x, **met**",
+		"(latency20, pinned=true), auto at least 15x window 1: 16.00x, **met**",
+		"latency1-4096: auto within 10% of all at once (1.000 s, 0.600 ms CPU per object): 1.050 s (105%), 0.500 ms CPU per object, **met**",
+		"latency1: auto within 10% of all at once (0.100 s, 0.400 ms CPU per object): 0.120 s (120%), 0.500 ms CPU per object, **missed**",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("targets lack %q:\n%s", want, got)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 )
 
@@ -29,7 +30,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		defer file.Close()
 		in = file
 	}
-	r, err := newRunner(cfg)
+	r, err := newRunner(invocationOf(cmd), cfg)
 	if err != nil {
 		return err
 	}
@@ -51,7 +52,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if err != nil {
 			return usage("--batch line %d: %v", line, err)
 		}
-		if req.src.Scheme == SchemeCephFS {
+		if req.src.Scheme == address.CephFS {
 			return usage("--batch line %d: cephfs: copies are not batched; give the files or a directory to cp -r", line)
 		}
 		next, _, err := loader.Load()
@@ -61,7 +62,7 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if f.noProgress {
 			next.Progress = "off"
 		}
-		if err := r.copy(ctx, cmd, next, req); err != nil {
+		if err := r.copy(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), next, req); err != nil {
 			return fmt.Errorf("--batch line %d: %w", line, err)
 		}
 		done++

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/radoscp/radoscp/test"
 )
 
 // radoscp bench only says where the benchmark went: exit 2, one line,
@@ -21,7 +23,7 @@ func TestBenchMoved(t *testing.T) {
 // The benchmark laboratory's dependencies stay out of the product: no
 // plotting library in radoscp.
 func TestNoBenchDependencies(t *testing.T) {
-	out, err := exec.Command("go", "list", "-tags", "pacific", "-deps", ".").Output()
+	out, err := exec.Command("go", "list", "-tags", test.BuildTags(), "-deps", ".").Output()
 	if err != nil {
 		t.Fatalf("go list -deps: %v", err)
 	}

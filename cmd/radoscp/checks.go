@@ -2,11 +2,10 @@ package main
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/spf13/cobra"
 
-	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 )
 
@@ -35,7 +34,7 @@ func loadConfig(cmd *cobra.Command, loader *config.Loader, noProgress bool) (con
 	if err != nil {
 		return cfg, usageError{err}
 	}
-	if err := configured(cfg); err != nil {
+	if err := invocationOf(cmd).configured(cfg); err != nil {
 		return cfg, err
 	}
 	if err := checkProgressFlags(cmd, cfg, noProgress); err != nil {
@@ -56,34 +55,11 @@ func checkProgressFlags(cmd *cobra.Command, cfg config.Config, noProgress bool) 
 	return nil
 }
 
-// copyLength is the length req copies from src: --length, or to src's EOF.
-// It refuses ranges the engine would refuse, before the destination exists.
-func copyLength(src radoscp.Source, req cpRequest) (uint64, error) {
-	length := req.length
-	if !req.haveLength {
-		if req.srcOff > src.Size {
-			return 0, usage("--src-offset %d is past the source's EOF %d", req.srcOff, src.Size)
-		}
-		length = src.Size - req.srcOff
-	}
-	if req.srcOff > math.MaxUint64-length {
-		return 0, usage("--src-offset %d + --length %d overflows", req.srcOff, length)
-	}
-	if req.dstOff > math.MaxUint64-length {
-		return 0, usage("--dst-offset %d + --length %d overflows", req.dstOff, length)
-	}
-	if req.srcOff+length > src.Size {
-		return 0, usage("range [%d, %d) of --src-offset %d --length %d runs past the source's EOF %d",
-			req.srcOff, req.srcOff+length, req.srcOff, length, src.Size)
-	}
-	return length, nil
-}
-
 // checkResume refuses --resume into a rados: destination: a raw object set
 // records no EOF, so there is nothing to resume from (give --dst-size,
 // --src-offset and --dst-offset for the rest instead).
 func checkResume(req cpRequest) error {
-	if req.resume && req.dst.Scheme == SchemeRados {
+	if req.resume && req.dst.Scheme == address.Rados {
 		return fmt.Errorf("--resume needs a destination that records its EOF (striper: or cephfs:); %s is a raw object set: copy the rest with --src-offset, --dst-offset and --dst-size", req.dst)
 	}
 	return nil

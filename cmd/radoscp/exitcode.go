@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/objcopy"
 )
 
 // Exit codes, for scripts and scheduled jobs.
@@ -15,6 +16,9 @@ const (
 	exitFailed  = 1 // failed with nothing copied
 	exitUsage   = 2 // invalid input, found before anything was written
 	exitPartial = 3 // a prefix was copied and published, then a failure
+	// exitDeleteLimit: a tree copy complete, its --delete stopped by
+	// --max-delete (rsync's 25): the target holds more than the source.
+	exitDeleteLimit = 4
 )
 
 // usageError marks an error in what the user asked for.
@@ -38,14 +42,19 @@ func (e partialError) Unwrap() error { return e.err }
 func exitCode(err error) int {
 	var u usageError
 	var p partialError
+	var d deleteLimitError
+	var ou *objcopy.InvalidError
+	var op *objcopy.PartialError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &p):
+	case errors.As(err, &d):
+		return exitDeleteLimit
+	case errors.As(err, &p), errors.As(err, &op):
 		// Checked first: invalid input found after some copies (a bad
 		// --batch line) is still a partial run.
 		return exitPartial
-	case errors.As(err, &u):
+	case errors.As(err, &u), errors.As(err, &ou):
 		return exitUsage
 	default:
 		return exitFailed

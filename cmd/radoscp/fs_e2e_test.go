@@ -48,24 +48,7 @@ func (e *fsEnv) read(t *testing.T, p string) ([]byte, bool) {
 
 func (e *fsEnv) names(t *testing.T, dir string) []string {
 	t.Helper()
-	d, err := e.m.OpenDir(e.path(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	var out []string
-	for {
-		de, err := d.ReadDir()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if de == nil {
-			return out
-		}
-		if de.Name() != "." && de.Name() != ".." {
-			out = append(out, de.Name())
-		}
-	}
+	return test.Names(t, e.m, e.path(dir))
 }
 
 func jsonLines(t *testing.T, r result) []map[string]any {

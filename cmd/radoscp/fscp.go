@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
-	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -28,6 +27,7 @@ type fsFlags struct {
 	verify                        string
 	filter                        fscopy.Filter
 	shard                         string
+	del                           deleteFlags // cp only (delete.go)
 }
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
@@ -40,12 +40,13 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	bindFilter(cmd, &f.filter)
 	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
 	bindShard(cmd, &f.shard, true)
+	f.del.bind(cmd)
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard", "delete", "max-delete"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -79,6 +80,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	if o.Shard, err = parseShard(f.shard, true); err != nil {
 		return o, err
 	}
+	if o.Delete, o.MaxDelete, err = f.del.options(cmd, f.recursive); err != nil {
+		return o, err
+	}
 	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
 		l, err := flagLayout(cfg)
 		if err != nil {
@@ -98,12 +102,12 @@ type fsRun struct {
 	start   time.Time // when the walk began, for the summary's time and rate
 }
 
-func openFS(cfg config.Config, name string) (*fsRun, error) {
+func openFS(inv *invocation, cfg config.Config, name string) (*fsRun, error) {
 	s, err := cephfs.NewSession()
 	if err != nil {
 		return nil, err
 	}
-	r, err := newRunnerWith(cfg, s.Options())
+	r, err := newRunnerWith(inv, cfg, s.Options())
 	if err != nil {
 		s.Close()
 		return nil, err
@@ -142,7 +146,7 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		into = cephfsAddress(f.name, sum.Target)
 	}
 	copied := sum.Files > 0 || f.runner.session.prog.bytes.Load() > 0
-	stopped := isInterrupt(err)
+	stopped := errors.Is(err, context.Canceled) // an interrupt's
 	if stopped {
 		err = fsInterrupted(copied)
 	}
@@ -152,6 +156,8 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		return reported(partialError{err})
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
+	case errors.Is(err, fscopy.ErrMaxDelete):
+		return reported(deleteLimitError{err})
 	case err != nil && sum.Files > 0:
 		return reported(partialError{err})
 	}
@@ -173,7 +179,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	if o.Shard.On() && !f.fs.recursive {
 		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
 	}
-	run, err := openFS(cfg, req.src.FS)
+	run, err := openFS(invocationOf(cmd), cfg, req.src.FS)
 	if err != nil {
 		return err
 	}
@@ -226,11 +232,11 @@ system's data pools.`,
 		if err != nil {
 			return err
 		}
-		a, err := ParseAddress(args[0])
+		a, err := address.Parse(args[0])
 		if err != nil {
 			return usageError{err}
 		}
-		if a.Scheme != SchemeCephFS {
+		if a.Scheme != address.CephFS {
 			return usage("migrate moves CephFS files: expected cephfs:/PATH, got %s", a)
 		}
 		if strings.TrimSpace(pool) == "" {
@@ -241,9 +247,9 @@ system's data pools.`,
 			return err
 		}
 		o.Pool, o.DryRun = pool, dryRun
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
-		run, err := openFS(cfg, a.FS)
+		run, err := openFS(invocationOf(cmd), cfg, a.FS)
 		if err != nil {
 			return err
 		}
@@ -271,33 +277,11 @@ system's data pools.`,
 // pools before anything is written (the MDS would refuse the layout of
 // the first staging file, but only after creating it).
 func (f *fsRun) checkDataPool(fsName, pool string) error {
-	name, pools, err := f.dataPools(fsName)
-	if err != nil || name == "" || slices.Contains(pools, pool) {
+	name, pools, ok, err := cephfs.DataPools(f.runner.conn, fsName)
+	if err != nil || !ok || slices.Contains(pools, pool) {
 		return err
 	}
 	return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, name, strings.Join(pools, ", "))
-}
-
-// dataPools is the name and data pools of file system fsName ("" the
-// only one), or no name when the monitors list no such file system.
-func (f *fsRun) dataPools(fsName string) (string, []string, error) {
-	out, _, err := f.runner.conn.Raw().MonCommand([]byte(`{"prefix":"fs ls","format":"json"}`))
-	if err != nil {
-		return "", nil, fmt.Errorf("list file systems: %w", rados.ErrnoError("mon command", "fs ls", err))
-	}
-	var fss []struct {
-		Name      string   `json:"name"`
-		DataPools []string `json:"data_pools"`
-	}
-	if err := json.Unmarshal(out, &fss); err != nil {
-		return "", nil, fmt.Errorf("list file systems: %w", err)
-	}
-	for _, fs := range fss {
-		if fs.Name == fsName || (fsName == "" && len(fss) == 1) {
-			return fs.Name, fs.DataPools, nil
-		}
-	}
-	return "", nil, nil
 }
 
 // cephfsAddress is the cephfs: address of path p in file system fsName
@@ -311,7 +295,7 @@ func cephfsAddress(fsName, p string) string {
 
 // contentsPath is a's path, ending in "/" when a's did: rsync's
 // convention for a directory's contents, which fscopy.Copy follows.
-func contentsPath(a Address) string {
+func contentsPath(a address.Address) string {
 	if strings.HasSuffix(a.Raw, "/") && a.Path != "/" {
 		return a.Path + "/"
 	}

@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"syscall"
 
+	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/store"
 )
@@ -22,14 +22,12 @@ func (f *fsRun) fullDataPool(err error) error {
 	if e := store.ErrnoOf(err); (e != syscall.ENOSPC && e != syscall.EDQUOT) || errors.Is(err, fscopy.ErrDirQuota) {
 		return err
 	}
-	_, pools, lerr := f.dataPools(f.name)
-	if lerr != nil {
+	_, pools, ok, lerr := cephfs.DataPools(f.runner.conn, f.name)
+	if lerr != nil || !ok {
 		return err
 	}
-	for _, p := range poolsSpace(f.runner.conn) {
-		if full := p.full(); full != nil && slices.Contains(pools, p.Name) {
-			return fmt.Errorf("%w; data %w", err, full)
-		}
+	if full := f.runner.conn.FullPool(pools); full != nil {
+		return fmt.Errorf("%w; data %w", err, full)
 	}
 	return err
 }

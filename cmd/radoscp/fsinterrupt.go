@@ -10,7 +10,7 @@ import (
 
 // fsInterrupted is the error of a CephFS cp or migrate an interrupt
 // stopped, naming the command that continues it, as a striper: or rados:
-// copy's does (interrupted in messages.go): the same command line with
+// copy's does (objcopy's interrupted): the same command line with
 // --resume, which continues the kept staging files and leaves the files
 // already in place alone.
 func fsInterrupted(copied bool) error {

@@ -18,7 +18,10 @@ import (
 func poolFlags(t *testing.T, pool string) string {
 	t.Helper()
 	var m struct {
-		Pools []poolSpace `json:"pools"`
+		Pools []struct {
+			Name  string `json:"pool_name"`
+			Flags string `json:"flags_names"`
+		} `json:"pools"`
 	}
 	if err := json.Unmarshal([]byte(test.Ceph(t, "osd", "dump", "--format", "json")), &m); err != nil {
 		t.Fatal(err)

@@ -6,9 +6,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp/config"
 )
@@ -18,20 +19,13 @@ import (
 // destination publishes is as true as after kill -9.
 const exitKilled = 130
 
-// inFlight is the number of copy operations in flight, for the message of
-// an interrupt. The observer of every copy moves it (progress.InFlight).
-var inFlight atomic.Int64
-
-// connecting is set while radoscp waits for a monitor, when nothing has
-// been written and an interrupt can exit at once.
-var connecting atomic.Bool
-
 // interruptContext is cancelled by the first SIGINT or SIGTERM: the copy
 // stops submitting, waits for the operations in flight and publishes the
 // complete prefix; errw says what it waits for. A second signal exits at
 // once (exitKilled). Before anything is written (while connecting) the
 // first signal exits at once too.
-func interruptContext(errw io.Writer) (context.Context, func()) {
+func interruptContext(cmd *cobra.Command) (context.Context, func()) {
+	inv, errw := invocationOf(cmd), cmd.ErrOrStderr()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -39,12 +33,12 @@ func interruptContext(errw io.Writer) (context.Context, func()) {
 	go func() {
 		select {
 		case s := <-sigs:
-			if connecting.Load() {
+			if inv.connecting.Load() {
 				fmt.Fprintf(errw, "\nradoscp: %s while waiting for a monitor; nothing was written\n", signalName(s))
 				os.Exit(exitFailed)
 			}
 			fmt.Fprintf(errw, "\nradoscp: %s: %s, then publishing what is complete; interrupt again to exit at once\n",
-				signalName(s), waitingFor())
+				signalName(s), inv.waitingFor())
 			cancel(errInterrupted)
 		case <-done:
 			return
@@ -75,8 +69,8 @@ func signalName(s os.Signal) string {
 }
 
 // waitingFor says what an interrupted copy still waits for.
-func waitingFor() string {
-	switch n := inFlight.Load(); n {
+func (inv *invocation) waitingFor() string {
+	switch n := inv.inFlight.Load(); n {
 	case 0:
 		return "finishing the current step"
 	case 1:
@@ -89,8 +83,8 @@ func waitingFor() string {
 // waitingForMonitor marks the wait for a monitor (an interrupt then exits
 // at once) and, if it lasts more than a second, says on errw what radoscp
 // waits for. The returned function ends the wait.
-func waitingForMonitor(errw io.Writer, cfg config.Config) func() {
-	connecting.Store(true)
+func (inv *invocation) waitingForMonitor(errw io.Writer, cfg config.Config) func() {
+	inv.connecting.Store(true)
 	timeout := cfg.ConnectTimeout
 	if timeout <= 0 {
 		timeout = 30 * time.Second
@@ -100,7 +94,7 @@ func waitingForMonitor(errw io.Writer, cfg config.Config) func() {
 	})
 	return func() {
 		t.Stop()
-		connecting.Store(false)
+		inv.connecting.Store(false)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,8 +21,6 @@ type job struct {
 	textfile string   // --metrics-textfile, once the configuration is loaded
 	session  *session // the run's copy metrics, once connected
 }
-
-var theJob = &job{start: time.Now()}
 
 var (
 	jobStart   = prometheus.NewDesc("radoscp_job_start_timestamp_seconds", "When the last run started, in Unix seconds.", nil, nil)
@@ -65,7 +64,7 @@ func (c jobCollector) Collect(ch chan<- prometheus.Metric) {
 
 // finish writes the textfile of the run that ends with code, if it has
 // one.
-func (j *job) finish(code int) {
+func (j *job) finish(errw io.Writer, code int) {
 	if j.textfile == "" {
 		return
 	}
@@ -78,7 +77,7 @@ func (j *job) finish(code int) {
 		}
 	}
 	if err := m.WriteTextfile(j.textfile, c); err != nil {
-		report(stderr, err)
+		report(errw, err)
 	}
 }
 
@@ -98,11 +97,11 @@ func (j *job) finishCopy(s *session) {
 // configured takes what the whole run needs from the loaded
 // configuration: --json, and the textfile, whose directory is checked
 // before anything is written.
-func configured(cfg config.Config) error {
-	jsonConfigured = cfg.JSON
+func (inv *invocation) configured(cfg config.Config) error {
+	inv.json = cfg.JSON
 	if err := checkTextfileDir(cfg.MetricsTextfile); err != nil {
 		return err
 	}
-	theJob.textfile = cfg.MetricsTextfile
+	inv.job.textfile = cfg.MetricsTextfile
 	return nil
 }

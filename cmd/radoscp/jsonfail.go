@@ -15,9 +15,6 @@ import (
 // change it). docs/json.md describes each version.
 const jsonSchemaVersion = 1
 
-// jsonConfigured is the json setting of the configuration, once loaded.
-var jsonConfigured bool
-
 // reportedError is a failure whose result line --json has printed.
 type reportedError struct{ err error }
 
@@ -34,8 +31,8 @@ func reported(err error) error {
 
 // wantJSON says whether the run asked for --json: in its configuration,
 // or, when cobra failed before it was loaded, on its command line.
-func wantJSON(args []string) bool {
-	if jsonConfigured {
+func wantJSON(configured bool, args []string) bool {
+	if configured {
 		return true
 	}
 	for _, a := range args {
@@ -53,9 +50,9 @@ func wantJSON(args []string) bool {
 // result line: the shape the run would have printed (a copy's result, or
 // a CephFS summary), with the error, its errno and the exit code. A
 // failure already in a result line prints nothing more.
-func printFailureJSON(w io.Writer, args []string, err error) {
+func printFailureJSON(w io.Writer, args []string, configured bool, err error) {
 	var r reportedError
-	if err == nil || errors.As(err, &r) || !wantJSON(args) {
+	if err == nil || errors.As(err, &r) || !wantJSON(configured, args) {
 		return
 	}
 	code := exitCode(err)

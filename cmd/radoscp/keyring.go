@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"syscall"
 
 	gorados "github.com/ceph/go-ceph/rados"
@@ -16,18 +15,14 @@ import (
 	"github.com/radoscp/radoscp/store"
 )
 
-// keyringWarning is printed at most once per process: a batch connects
-// once, but a warning per copy would bury the results.
-var keyringWarning sync.Once
-
 // warnOpenKeyring warns on w when a keyring the connection may read its
 // key from is readable by group or others: anyone who can read it can act
 // as the client. The paths are --keyring, else the conf's keyring option
 // (a list: librados takes the first that exists). Files that do not
 // exist or cannot be stat'ed are not this check's business.
-func warnOpenKeyring(w io.Writer, conn *rados.Conn, explicit string) {
+func (inv *invocation) warnOpenKeyring(w io.Writer, conn *rados.Conn, explicit string) {
 	if p, mode, open := conn.OpenKeyring(explicit); open {
-		keyringWarning.Do(func() {
+		inv.keyringWarning.Do(func() {
 			fmt.Fprintf(w, "radoscp: warning: keyring %s is readable by group or others (mode %04o); anyone who can read it can act as this client: chmod 600 it\n", p, mode)
 		})
 	}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -19,21 +20,22 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetErr(stderr)
+	inv := newInvocation()
+	root.SetErr(inv.stderr)
 	root.Version = versionString()
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand(),
 		newSubvolumeCommand(), newReportCommand())
 	root.AddCommand(newManCommand(root))
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
-	err := root.Execute()
+	err := root.ExecuteContext(withInvocation(context.Background(), inv))
 	if err != nil && !started {
 		// Cobra failed before any command ran: unknown command,
 		// wrong arguments, bad flags.
 		err = usageError{cobraWords(err)}
 	}
-	printFailureJSON(os.Stdout, os.Args[1:], err)
-	report(stderr, err)
-	theJob.finish(exitCode(err))
+	printFailureJSON(os.Stdout, os.Args[1:], inv.json, err)
+	report(inv.stderr, err)
+	inv.job.finish(inv.stderr, exitCode(err))
 	os.Exit(exitCode(err))
 }

@@ -91,7 +91,8 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 		target = "src"
 		args = []string{"migrate", "-c", e.slow, "--pool", pool, "--window", "1", "--files", "1", "--no-progress", "cephfs:" + e.path("src")}
 	}
-	// done counts the files the run has finished, as ceph-fuse sees them,
+	// done counts the files the run has finished (a tree copy: started),
+	// as ceph-fuse sees them,
 	// without opening any: the MDS may issue write caps to a client that
 	// opens a file read-only, when it is the file's only user, and an MDS
 	// restarting soon after would then recover that file from its objects
@@ -103,8 +104,8 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 				if fuseXattrOr(e, "src/"+name, "ceph.file.layout.pool") == pool {
 					n++
 				}
-			} else if _, err := os.Lstat(e.local(target + "/" + name)); err == nil {
-				n++
+			} else if _, err := os.Lstat(e.local(".radoscp." + target + "/" + name)); err == nil {
+				n++ // in the new target's staging tree (fscopy/freshtree.go)
 			}
 		}
 		return n
@@ -149,7 +150,8 @@ func mdsFaultedRun(t *testing.T, attempt int, delay float64, migrate, failover b
 	r := run.wait(t, hangGuard)
 	t.Logf("attempt %d (replies delayed up to %gs): %d of %d files done when the MDS went down; active MDS after it: %q; exit %d; fault inside the run: %v",
 		attempt, delay, before, files, took, r.code, landed)
-	// Complete or absent, before any rerun.
+	// Complete or absent, before any rerun (a tree copy's target is
+	// there whole, or not at all).
 	for name, data := range want {
 		got, ok := e.read(t, target+"/"+name)
 		if migrate && !ok {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -9,9 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"github.com/radoscp/radoscp"
-	"github.com/radoscp/radoscp/config"
 )
 
 // Messages for operators: errors say what happened in the words of the
@@ -43,55 +39,6 @@ func plainWords(msg string) string {
 	}
 	return msg
 }
-
-// interrupted is the error of a copy an interrupt stopped: what it
-// copied, and the command that continues it.
-func interrupted(cfg config.Config, req cpRequest, res radoscp.Result, length uint64) error {
-	if res.Bytes == 0 {
-		return errors.New("interrupted before anything was copied")
-	}
-	rest := length - res.Bytes
-	var cont string
-	switch req.dst.Scheme {
-	case SchemeRados:
-		// A raw object set records no EOF: the rest is a range copy past
-		// what is published.
-		cont = fmt.Sprintf("radoscp cp%s --src-offset %d --dst-offset %d --dst-size %d --length %d %s %s",
-			layoutFlags(cfg), req.srcOff+res.Bytes, req.dstOff+res.Bytes, res.PublishedEOF, rest, req.src, req.dst)
-	default:
-		cont = fmt.Sprintf("radoscp cp --resume%s %s %s", rangeFlags(req), req.src, req.dst)
-	}
-	return fmt.Errorf("interrupted with %d bytes left to copy; continue with: %s", rest, cont)
-}
-
-// layoutFlags repeats the layout flags of a raw object set, which has no
-// layout of its own.
-func layoutFlags(cfg config.Config) string {
-	s := fmt.Sprintf(" --object-size %d", cfg.ObjectSize)
-	if cfg.StripeCount > 1 {
-		s += fmt.Sprintf(" --stripe-unit %d --stripe-count %d", cfg.StripeUnit, cfg.StripeCount)
-	}
-	return s
-}
-
-// rangeFlags repeats the range of a range copy, which --resume needs
-// unchanged.
-func rangeFlags(req cpRequest) string {
-	var s string
-	if req.srcOff != 0 {
-		s += fmt.Sprintf(" --src-offset %d", req.srcOff)
-	}
-	if req.dstOff != 0 {
-		s += fmt.Sprintf(" --dst-offset %d", req.dstOff)
-	}
-	if req.haveLength {
-		s += fmt.Sprintf(" --length %d", req.length)
-	}
-	return s
-}
-
-// isInterrupt says whether err is an interrupt's.
-func isInterrupt(err error) bool { return errors.Is(err, context.Canceled) }
 
 // cobraWords rewrites the errors cobra raises before a command runs:
 // an unknown command with its suggestions on one line.

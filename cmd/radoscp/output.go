@@ -178,6 +178,8 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
 	case r.Finding != "":
 		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, r.Src, libraryTerms.Replace(r.Reason))
+	case r.Outcome == fscopy.Deleted:
+		fmt.Fprintf(errw, "radoscp: deleted cephfs:%s (not in the source)\n", r.Dst)
 	case r.Outcome == fscopy.Unchanged:
 		// Counted in the summary: a rerun would print a line per file
 		// it had nothing to do for.
@@ -222,10 +224,14 @@ type jsonSummary struct {
 	Extra   int    `json:"extra"`
 	// TimesReset counts the files whose times were set again after an
 	// MDS restart or failover moved them (fscopy.Summary.TimesReset).
-	TimesReset int     `json:"times_reset"`
-	Error      *string `json:"error"`
-	Errno      int     `json:"errno"`
-	ExitCode   *int    `json:"exit_code,omitempty"` // as in jsonResult
+	TimesReset int `json:"times_reset"`
+	// Deleted and DeletesLeft: what --delete removed (in a dry run,
+	// would remove) and what --max-delete left (fscopy.Summary).
+	Deleted     int     `json:"deleted"`
+	DeletesLeft int     `json:"deletes_left"`
+	Error       *string `json:"error"`
+	Errno       int     `json:"errno"`
+	ExitCode    *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
@@ -234,7 +240,8 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	if asJSON {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
 			Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
-			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset}
+			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
+			Deleted: s.Deleted, DeletesLeft: s.DeletesLeft}
 		if sh.Worker() {
 			j.Seen = &s.Seen
 		}
@@ -265,6 +272,7 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
 			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), flag(into != "", "; into "+into))
+		printDeletions(&b, s, "would delete")
 		return
 	}
 	rate := 0.0
@@ -289,4 +297,17 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintf(&b, "; into %s", into)
 	}
 	b.WriteString("\n")
+	printDeletions(&b, s, "deleted")
+}
+
+// printDeletions prints what --delete did (did says how), if anything.
+func printDeletions(w io.Writer, s fscopy.Summary, did string) {
+	if s.Deleted+s.DeletesLeft == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s %s not in the source", did, plural(s.Deleted, "entry", "entries"))
+	if s.DeletesLeft > 0 {
+		fmt.Fprintf(w, "; %d more left by --max-delete", s.DeletesLeft)
+	}
+	fmt.Fprintln(w)
 }

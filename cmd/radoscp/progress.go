@@ -21,6 +21,9 @@ type progress struct {
 	files   atomic.Uint64 // CephFS copies: files copied
 	perFile bool          // a CephFS copy: files, and the tree's counted total
 	tree    treeCount
+	// inFlight, when set, follows the operations in flight (for an
+	// interrupt's message).
+	inFlight *atomic.Int64
 }
 
 // treeCount is what the display knows of a CephFS copy's tree: the total
@@ -36,7 +39,11 @@ type treeCount struct {
 }
 
 func (p *progress) Progress(n uint64) { p.bytes.Add(n) }
-func (p *progress) InFlight(d int)    { inFlight.Add(int64(d)) }
+func (p *progress) InFlight(d int) {
+	if p.inFlight != nil {
+		p.inFlight.Add(int64(d))
+	}
+}
 
 // reset zeroes the counts: each copy of a --batch is shown from 0 of its
 // own total.
@@ -64,9 +71,6 @@ type statusLine struct {
 	mu    sync.Mutex
 	shown bool // a status line is on the screen
 }
-
-// stderr is where radoscp's messages go.
-var stderr = &statusLine{}
 
 func (s *statusLine) Write(b []byte) (int, error) {
 	s.mu.Lock()
@@ -116,7 +120,7 @@ type progressDisplay struct {
 	on   bool
 }
 
-func startProgress(p *progress, total uint64, on bool) *progressDisplay {
+func startProgress(line *statusLine, p *progress, total uint64, on bool) *progressDisplay {
 	d := &progressDisplay{stop: make(chan struct{}), done: make(chan struct{}), on: on}
 	if !on {
 		close(d.done)
@@ -130,11 +134,11 @@ func startProgress(p *progress, total uint64, on bool) *progressDisplay {
 		for {
 			select {
 			case <-d.stop:
-				stderr.draw(progressLine(p, total, r, time.Now(), termWidth()))
-				stderr.end()
+				line.draw(progressLine(p, total, r, time.Now(), termWidth()))
+				line.end()
 				return
 			case <-t.C:
-				stderr.draw(progressLine(p, total, r, time.Now(), termWidth()))
+				line.draw(progressLine(p, total, r, time.Now(), termWidth()))
 			}
 		}
 	}()

@@ -18,6 +18,7 @@ import (
 // session is what one command run shares: metrics (served and written at
 // the end), the logger, and the progress display.
 type session struct {
+	inv      *invocation
 	cfg      config.Config
 	metrics  *metrics.Metrics
 	stopHTTP func(context.Context) error
@@ -25,7 +26,7 @@ type session struct {
 	prog     *progress
 }
 
-func newSession(cfg config.Config) (*session, error) {
+func newSession(inv *invocation, cfg config.Config) (*session, error) {
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
 		return nil, fmt.Errorf("--log-level %q: expected debug, info, warn or error", cfg.LogLevel)
@@ -39,12 +40,12 @@ func newSession(cfg config.Config) (*session, error) {
 		level = slog.LevelDebug
 	}
 	opts := &slog.HandlerOptions{Level: level}
-	var h slog.Handler = slog.NewTextHandler(stderr, opts)
+	var h slog.Handler = slog.NewTextHandler(inv.stderr, opts)
 	if cfg.LogFormat == "json" {
-		h = slog.NewJSONHandler(stderr, opts)
+		h = slog.NewJSONHandler(inv.stderr, opts)
 	}
-	s := &session{cfg: cfg, metrics: metrics.New(), log: slog.New(h)}
-	theJob.session = s
+	s := &session{inv: inv, cfg: cfg, metrics: metrics.New(), log: slog.New(h)}
+	inv.job.session = s
 	if cfg.MetricsAddr != "" {
 		stop, _, err := s.metrics.Serve(cfg.MetricsAddr)
 		if err != nil {
@@ -57,7 +58,7 @@ func newSession(cfg config.Config) (*session, error) {
 
 // observer is what the engine reports to: metrics and progress.
 func (s *session) observer() radoscp.Observer {
-	s.prog = &progress{}
+	s.prog = &progress{inFlight: &s.inv.inFlight}
 	return tee{s.metrics, s.prog}
 }
 
@@ -65,7 +66,7 @@ func (s *session) observer() radoscp.Observer {
 // copy); main writes it again with the run's outcome when it exits.
 func (s *session) finish() {
 	if s.cfg.MetricsTextfile != "" {
-		theJob.finishCopy(s)
+		s.inv.job.finishCopy(s)
 	}
 }
 
@@ -89,7 +90,7 @@ func (s *session) progress(total uint64) *progressDisplay {
 	case "auto":
 		on = isTerminal(os.Stderr)
 	}
-	return startProgress(s.prog, total, on)
+	return startProgress(s.inv.stderr, s.prog, total, on)
 }
 
 // fileProgress starts the display of a CephFS copy, which counts files.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,10 +125,15 @@ func TestE2ESlowCephFSTreeAndMigrate(t *testing.T) {
 }
 
 // A slow copy that fails part-way (every copy-from failing with EIO from
-// the moment a checkpoint was recorded), then --resume, slow too.
+// the moment a checkpoint was recorded), then --resume, slow too. The
+// copy is stopped (SIGSTOP) at its first checkpoint while the fault is
+// put in place, and goes on only then: so the fault lands mid-copy however
+// long the cluster takes to apply it (seen in CI under load: the copy
+// ended before the OSDs had the option).
 func TestE2ESlowCephFSFailureThenResume(t *testing.T) {
 	e := newSlowEnv(t, 1.0)
-	e.write(t, "f", test.RandomData(14, 28<<20))
+	const size = 40 << 20 // 10 objects of 4 MiB
+	e.write(t, "f", test.RandomData(14, size))
 	run := startCmd(t, nil, "cp", "-c", e.slow, "--window", "1", "--log-level", "debug", "--no-progress",
 		"cephfs:"+e.path("f"), "cephfs:"+e.path("c"))
 	deadline := time.Now().Add(60 * time.Second)
@@ -137,7 +143,19 @@ func TestE2ESlowCephFSFailureThenResume(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	if err := run.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	// At most the copy-from in flight completes once it goes on: at
+	// least one more must be left for the fault to fail.
+	if eof := lastCheckpoint(t, run.log.String()); eof > size-2*(4<<20) {
+		run.cmd.Process.Signal(syscall.SIGCONT)
+		t.Fatalf("the copy was at EOF %d of %d when stopped: too far for the fault to land mid-copy", eof, size)
+	}
 	test.InjectCopyFromError(t, true)
+	if err := run.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
 	r := run.wait(t, 2*time.Minute)
 	test.InjectCopyFromError(t, false)
 	// Exit 1: the prefix is kept in the staging file for --resume, but
@@ -198,4 +216,20 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// lastCheckpoint is the EOF of the last "msg=checkpoint eof=N" line of a
+// debug log.
+func lastCheckpoint(t *testing.T, log string) uint64 {
+	t.Helper()
+	i := strings.LastIndex(log, "msg=checkpoint eof=")
+	if i < 0 {
+		t.Fatalf("no checkpoint in the log:\n%s", log)
+	}
+	f := strings.Fields(log[i+len("msg=checkpoint eof="):])
+	eof, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		t.Fatalf("checkpoint line %q: %v", log[i:], err)
+	}
+	return eof
 }

@@ -33,7 +33,8 @@ func TestE2ESlowCephFSSmallFiles(t *testing.T) {
 		dst := fmt.Sprintf("dst-resume-%v", resume)
 		run := startCmd(t, nil, "cp", "-c", e.slow, "-r", "--files", "1", "--json", "--no-progress",
 			"cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
-		waitFor(t, run, time.Minute, "5 files copied", func() bool { return countCopied(e.local(dst)) >= 5 })
+		// Copied into the new target's staging tree (see fscopy/freshtree.go).
+		waitFor(t, run, time.Minute, "5 files copied", func() bool { return countCopied(e.local(".radoscp."+dst)) >= 5 })
 		run.cmd.Process.Signal(syscall.SIGINT)
 		r := run.wait(t, hangGuard)
 		if got := strings.Count(r.stdout, `"outcome":"copied"`); r.code == 0 || got >= 61 {

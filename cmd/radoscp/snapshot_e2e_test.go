@@ -212,7 +212,7 @@ func mksnap(t *testing.T, conf, pool, name string) {
 func radosGet(t *testing.T, conf, pool, snap, oid string, striper bool) []byte {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "get")
-	args := []string{"-c", conf, "-p", pool}
+	args := []string{"-p", pool}
 	if snap != "" {
 		args = append(args, "-s", snap)
 	}
@@ -222,7 +222,7 @@ func radosGet(t *testing.T, conf, pool, snap, oid string, striper bool) []byte {
 	// rados get creates the output file before it reads the object, so
 	// a missing object (or a failed read) leaves an empty file: only the
 	// command's own result tells them from an empty object.
-	out, err := exec.Command("rados", append(args, "get", oid, file)...).CombinedOutput()
+	out, err := test.RadosCLI(conf, append(args, "get", oid, file)...)
 	if err != nil && strings.Contains(string(out), "No such file") {
 		return nil
 	}

@@ -70,9 +70,9 @@ continues).`,
 		if o.Sync == fscopy.SyncFS {
 			o.Sync = fscopy.SyncOff // the clone syncs once, before it is complete
 		}
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
-		run, err := openFS(cfg, req.Volume)
+		run, err := openFS(invocationOf(cmd), cfg, req.Volume)
 		if err != nil {
 			return err
 		}

@@ -10,11 +10,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/rados"
-	"github.com/radoscp/radoscp/truncate"
+	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -56,24 +56,24 @@ could not be compared, 2 invalid input.`,
 		if err != nil {
 			return err
 		}
-		src, err := ParseAddress(args[0])
+		src, err := address.Parse(args[0])
 		if err != nil {
 			return usage("source: %v", err)
 		}
-		dst, err := ParseAddress(args[1])
+		dst, err := address.Parse(args[1])
 		if err != nil {
 			return usage("destination: %v", err)
 		}
-		if (src.Scheme == SchemeCephFS) != (dst.Scheme == SchemeCephFS) {
+		if (src.Scheme == address.CephFS) != (dst.Scheme == address.CephFS) {
 			return usage("cannot compare %s with %s: cephfs: paths compare with cephfs: paths only", src, dst)
 		}
 		mode := verify.OSD
 		if byClient {
 			mode = verify.Client
 		}
-		ctx, stop := interruptContext(cmd.ErrOrStderr())
+		ctx, stop := interruptContext(cmd)
 		defer stop()
-		if src.Scheme == SchemeCephFS {
+		if src.Scheme == address.CephFS {
 			if snap != "" {
 				return usage("--snap applies to rados: and striper: sources; a CephFS snapshot is a path, cephfs:/DIR/.snap/NAME/...")
 			}
@@ -95,27 +95,28 @@ could not be compared, 2 invalid input.`,
 }
 
 // verifyObjects compares two raw object sets or striped objects.
-func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, length, dstSize, snap string, mode verify.Mode) error {
-	r, err := newRunner(cfg)
+func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst address.Address, length, dstSize, snap string, mode verify.Mode) error {
+	r, err := newRunner(invocationOf(cmd), cfg)
 	if err != nil {
 		return err
 	}
 	defer r.close()
-	side := func(a Address, size string, what string) (verify.Side, error) {
-		var p *rados.Pool
-		var err error
-		if what == "source" {
-			p, _, err = openSourcePool(r.conn, cpRequest{src: a, snap: snap})
-		} else {
-			p, err = openPool(r.conn, a)
+	side := func(a address.Address, size string, what string) (verify.Side, error) {
+		at := snap
+		if what != "source" {
+			at = ""
 		}
+		p, err := r.objects.OpenPool(a, at)
 		if err != nil {
 			return verify.Side{}, err
 		}
-		if a.Scheme == SchemeStriper {
-			meta, err := truncate.ReadStriperMeta(p, a.Name)
+		if a.Scheme == address.Striper {
+			meta, err := objcopy.StripedMeta(p, a, what)
 			if err != nil {
-				return verify.Side{}, usage("%s %s: %v", what, a, err)
+				return verify.Side{}, err
+			}
+			if meta == nil {
+				return verify.Side{}, usage("%s %s does not exist: no object %s", what, a, p.Ref(layout.Striper(a.Name).ObjectName(0)))
 			}
 			return verify.Side{Objects: p, Layout: meta.Layout, Names: layout.Striper(a.Name), Size: meta.Size}, nil
 		}
@@ -147,7 +148,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 	r.session.metrics.Verified(res.Objects, res.Bytes, len(res.Differences))
 	r.session.finish()
 	printVerified(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, src.String(), dst.String(), res, err)
-	return verifyError(res, err)
+	return objcopy.VerifyError(res, err)
 }
 
 // windowOf is how many checksums are kept in flight.
@@ -156,19 +157,6 @@ func windowOf(cfg config.Config) int {
 		return max(cfg.MaxWindow, radoscp.DefaultWindow)
 	}
 	return cfg.Window
-}
-
-// errDiffers is the exit of a verification that found differences.
-var errDiffers = errors.New("the destination differs from the source")
-
-func verifyError(res verify.Result, err error) error {
-	if err != nil {
-		return fmt.Errorf("verify: %w", err)
-	}
-	if !res.Same() {
-		return fmt.Errorf("%w: %d differences", errDiffers, len(res.Differences))
-	}
-	return nil
 }
 
 // jsonVerified is the line --json prints for a verification.
@@ -215,8 +203,8 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 
 // verifyFS compares two CephFS paths; o gives what to compare (NoPreserve,
 // Verify, Shard).
-func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst Address, recursive bool, o fscopy.Options) error {
-	run, err := openFS(cfg, src.FS)
+func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, dst address.Address, recursive bool, o fscopy.Options) error {
+	run, err := openFS(invocationOf(cmd), cfg, src.FS)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,9 @@
-package main
+package objcopy
 
 import "testing"
 
 func TestResumed(t *testing.T) {
-	req := cpRequest{srcOff: 100, dstOff: 1000}
+	req := Request{SrcOffset: 100, DstOffset: 1000}
 	for _, tc := range []struct {
 		eof                      uint64
 		srcOff, dstOff, leftover uint64
@@ -15,8 +15,8 @@ func TestResumed(t *testing.T) {
 		{9999, 150, 1050, 0},  // EOF past the copy's end: nothing left
 	} {
 		got, left := resumed(tc.eof, req, 50)
-		if got.srcOff != tc.srcOff || got.dstOff != tc.dstOff || left != tc.leftover {
-			t.Errorf("EOF %d: src %d dst %d length %d, want %d %d %d", tc.eof, got.srcOff, got.dstOff, left, tc.srcOff, tc.dstOff, tc.leftover)
+		if got.SrcOffset != tc.srcOff || got.DstOffset != tc.dstOff || left != tc.leftover {
+			t.Errorf("EOF %d: src %d dst %d length %d, want %d %d %d", tc.eof, got.SrcOffset, got.DstOffset, left, tc.srcOff, tc.dstOff, tc.leftover)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package address
 
 import (
 	"path"
@@ -12,26 +12,26 @@ func TestParseAddressValid(t *testing.T) {
 		in   string
 		want Address
 	}{
-		{"rados:pool/prefix", Address{Scheme: SchemeRados, Pool: "pool", Name: "prefix"}},
-		{"rados:pool/ns/prefix", Address{Scheme: SchemeRados, Pool: "pool", Namespace: "ns", Name: "prefix"}},
-		{"striper:p/name", Address{Scheme: SchemeStriper, Pool: "p", Name: "name"}},
-		{"striper:p/ns/name.with.dots", Address{Scheme: SchemeStriper, Pool: "p", Namespace: "ns", Name: "name.with.dots"}},
-		{"rados:radoscp-a/a:b", Address{Scheme: SchemeRados, Pool: "radoscp-a", Name: "a:b"}},
-		{"rados:p/ünïcode", Address{Scheme: SchemeRados, Pool: "p", Name: "ünïcode"}},
-		{"rados:p/ spaced name ", Address{Scheme: SchemeRados, Pool: "p", Name: " spaced name "}},
-		{"cephfs:/some/path", Address{Scheme: SchemeCephFS, Path: "/some/path"}},
-		{"cephfs:/", Address{Scheme: SchemeCephFS, Path: "/"}},
-		{"cephfs:/a//b/../c/", Address{Scheme: SchemeCephFS, Path: "/a/c"}},
-		{"cephfs:myfs:/dir/file:with:colons", Address{Scheme: SchemeCephFS, FS: "myfs", Path: "/dir/file:with:colons"}},
+		{"rados:pool/prefix", Address{Scheme: Rados, Pool: "pool", Name: "prefix"}},
+		{"rados:pool/ns/prefix", Address{Scheme: Rados, Pool: "pool", Namespace: "ns", Name: "prefix"}},
+		{"striper:p/name", Address{Scheme: Striper, Pool: "p", Name: "name"}},
+		{"striper:p/ns/name.with.dots", Address{Scheme: Striper, Pool: "p", Namespace: "ns", Name: "name.with.dots"}},
+		{"rados:radoscp-a/a:b", Address{Scheme: Rados, Pool: "radoscp-a", Name: "a:b"}},
+		{"rados:p/ünïcode", Address{Scheme: Rados, Pool: "p", Name: "ünïcode"}},
+		{"rados:p/ spaced name ", Address{Scheme: Rados, Pool: "p", Name: " spaced name "}},
+		{"cephfs:/some/path", Address{Scheme: CephFS, Path: "/some/path"}},
+		{"cephfs:/", Address{Scheme: CephFS, Path: "/"}},
+		{"cephfs:/a//b/../c/", Address{Scheme: CephFS, Path: "/a/c"}},
+		{"cephfs:myfs:/dir/file:with:colons", Address{Scheme: CephFS, FS: "myfs", Path: "/dir/file:with:colons"}},
 	} {
-		got, err := ParseAddress(tc.in)
+		got, err := Parse(tc.in)
 		if err != nil {
-			t.Errorf("ParseAddress(%q): %v", tc.in, err)
+			t.Errorf("Parse(%q): %v", tc.in, err)
 			continue
 		}
 		tc.want.Raw = tc.in
 		if got != tc.want {
-			t.Errorf("ParseAddress(%q) = %+v, want %+v", tc.in, got, tc.want)
+			t.Errorf("Parse(%q) = %+v, want %+v", tc.in, got, tc.want)
 		}
 		if got.String() != tc.in {
 			t.Errorf("String() = %q, want %q", got.String(), tc.in)
@@ -67,20 +67,20 @@ func TestParseAddressInvalid(t *testing.T) {
 		{"rados:p/n\x7fs/x", "control character"},
 		{"striper:p/\tname", "control character"},
 	} {
-		_, err := ParseAddress(tc.in)
+		_, err := Parse(tc.in)
 		if err == nil {
-			t.Errorf("ParseAddress(%q): no error", tc.in)
+			t.Errorf("Parse(%q): no error", tc.in)
 			continue
 		}
 		msg := err.Error()
 		if !strings.Contains(msg, tc.wantMsg) {
-			t.Errorf("ParseAddress(%q) = %q, want it to mention %q", tc.in, msg, tc.wantMsg)
+			t.Errorf("Parse(%q) = %q, want it to mention %q", tc.in, msg, tc.wantMsg)
 		}
 		if quoted := strconv.Quote(tc.in); !strings.Contains(msg, quoted) {
-			t.Errorf("ParseAddress(%q) = %q, does not name the value %s", tc.in, msg, quoted)
+			t.Errorf("Parse(%q) = %q, does not name the value %s", tc.in, msg, quoted)
 		}
 		if strings.Contains(msg, "\n") {
-			t.Errorf("ParseAddress(%q): message spans lines: %q", tc.in, msg)
+			t.Errorf("Parse(%q): message spans lines: %q", tc.in, msg)
 		}
 	}
 }
@@ -93,7 +93,7 @@ func FuzzParseAddress(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		a, err := ParseAddress(s)
+		a, err := Parse(s)
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error for %q: %q", s, err)
@@ -103,14 +103,14 @@ func FuzzParseAddress(f *testing.F) {
 		if a.Raw != s {
 			t.Fatalf("Raw = %q, want %q", a.Raw, s)
 		}
-		if a.Scheme == SchemeCephFS {
+		if a.Scheme == CephFS {
 			if !strings.HasPrefix(a.Path, "/") || path.Clean(a.Path) != a.Path || strings.ContainsAny(a.Path+a.FS, "\x00\n\x7f") {
 				t.Fatalf("bad CephFS path accepted: %+v", a)
 			}
 			checkCephFSAddress(t, s, a)
 			return
 		}
-		if a.Scheme != SchemeRados && a.Scheme != SchemeStriper {
+		if a.Scheme != Rados && a.Scheme != Striper {
 			t.Fatalf("accepted scheme %q in %q", a.Scheme, s)
 		}
 		if a.Pool == "" || a.Name == "" {
@@ -134,14 +134,14 @@ func FuzzParseAddress(f *testing.F) {
 		if re != s {
 			t.Fatalf("fields do not rebuild %q: got %q", s, re)
 		}
-		b, err := ParseAddress(re)
+		b, err := Parse(re)
 		if err != nil || b != a {
 			t.Fatalf("round trip of %q: %+v, %v; want %+v", re, b, err, a)
 		}
 	})
 }
 
-// checkCephFSAddress checks what ParseAddress accepted as a cephfs:
+// checkCephFSAddress checks what Parse accepted as a cephfs:
 // address: an absolute, clean path, no control characters, no pool, and
 // the same address again when rebuilt from its fields.
 func checkCephFSAddress(t *testing.T, s string, a Address) {
@@ -166,7 +166,7 @@ func checkCephFSAddress(t *testing.T, s string, a Address) {
 	if a.FS != "" {
 		re = "cephfs:" + a.FS + ":" + a.Path
 	}
-	b, err := ParseAddress(re)
+	b, err := Parse(re)
 	if err != nil || b.FS != a.FS || b.Path != a.Path {
 		t.Fatalf("round trip of %q via %q: %+v, %v; want %+v", s, re, b, err, a)
 	}

@@ -1,4 +1,4 @@
-package main
+package address
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 type Scheme string
 
 const (
-	SchemeRados   Scheme = "rados"   // a raw object set: PREFIX.%08x objects
-	SchemeStriper Scheme = "striper" // a libradosstriper object
-	SchemeCephFS  Scheme = "cephfs"  // a CephFS path
+	Rados   Scheme = "rados"   // a raw object set: PREFIX.%08x objects
+	Striper Scheme = "striper" // a libradosstriper object
+	CephFS  Scheme = "cephfs"  // a CephFS path
 )
 
 // Address is a parsed copy source or destination.
@@ -28,12 +28,12 @@ type Address struct {
 
 func (a Address) String() string { return a.Raw }
 
-// ParseAddress parses rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX,
+// Parse parses rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX,
 // striper:POOL/NAME, striper:POOL/NAMESPACE/NAME, cephfs:/PATH and
 // cephfs:FSNAME:/PATH. Object names may not contain '/' (the separator);
 // pools, namespaces and names may not be empty; nothing may contain
 // control characters; CephFS paths must be absolute.
-func ParseAddress(s string) (Address, error) {
+func Parse(s string) (Address, error) {
 	a := Address{Raw: s}
 	scheme, rest, ok := strings.Cut(s, ":")
 	if !ok {
@@ -41,8 +41,8 @@ func ParseAddress(s string) (Address, error) {
 	}
 	a.Scheme = Scheme(scheme)
 	switch a.Scheme {
-	case SchemeRados, SchemeStriper:
-	case SchemeCephFS:
+	case Rados, Striper:
+	case CephFS:
 		return parseCephFS(a, rest)
 	default:
 		return a, fmt.Errorf("invalid address %q: unknown scheme %q, expected rados:, striper: or cephfs:", s, scheme)
@@ -94,4 +94,13 @@ func parseCephFS(a Address, rest string) (Address, error) {
 	}
 	a.Path = path.Clean(p)
 	return a, checkControl(a, a.FS, a.Path)
+}
+
+// Canonical names a rados: or striper: address however it was spelled:
+// scheme:pool/name or scheme:pool/namespace/name.
+func (a Address) Canonical() string {
+	if a.Namespace == "" {
+		return fmt.Sprintf("%s:%s/%s", a.Scheme, a.Pool, a.Name)
+	}
+	return fmt.Sprintf("%s:%s/%s/%s", a.Scheme, a.Pool, a.Namespace, a.Name)
 }

@@ -1,4 +1,4 @@
-package main
+package objcopy
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"golang.org/x/sync/errgroup"
@@ -48,30 +49,21 @@ type sourceRecord struct {
 	Dirty uint64 `json:"dirty"`
 }
 
-// canonical names a source however it was spelled: scheme:pool/name or
-// scheme:pool/namespace/name.
-func canonical(a Address) string {
-	if a.Namespace == "" {
-		return fmt.Sprintf("%s:%s/%s", a.Scheme, a.Pool, a.Name)
-	}
-	return fmt.Sprintf("%s:%s/%s/%s", a.Scheme, a.Pool, a.Namespace, a.Name)
-}
-
 // newSourceRecord stats every source object of the copy's range, width at
 // a time, and records their versions.
-func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int) (sourceRecord, error) {
-	name := canonical(req.src)
-	if req.snap != "" {
-		name += "@" + req.snap // a resume of a pool snapshot's copy continues only from that snapshot
+func newSourceRecord(src radoscp.Source, req Request, length uint64, width int) (sourceRecord, error) {
+	name := req.Src.Canonical()
+	if req.Snap != "" {
+		name += "@" + req.Snap // a resume of a pool snapshot's copy continues only from that snapshot
 	}
-	rec := sourceRecord{Source: name, Size: src.Size, SrcOffset: req.srcOff, DstOffset: req.dstOff,
-		Length: length, Dirty: req.dstOff + length}
+	rec := sourceRecord{Source: name, Size: src.Size, SrcOffset: req.SrcOffset, DstOffset: req.DstOffset,
+		Length: length, Dirty: req.DstOffset + length}
 	if length == 0 {
 		return rec, nil
 	}
 	l := src.Layout
-	first := req.srcOff / l.SetSize() * l.StripeCount
-	end := (req.srcOff + length + l.SetSize() - 1) / l.SetSize() * l.StripeCount
+	first := req.SrcOffset / l.SetSize() * l.StripeCount
+	end := (req.SrcOffset + length + l.SetSize() - 1) / l.SetSize() * l.StripeCount
 	versions := make([]string, end-first)
 	var g errgroup.Group
 	g.SetLimit(max(width, 1))
@@ -83,7 +75,7 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return rec, fmt.Errorf("source %s: reading its versions: %w", req.src, err)
+		return rec, fmt.Errorf("source %s: reading its versions: %w", req.Src, err)
 	}
 	h := sha256.New()
 	for i, v := range versions {
@@ -98,7 +90,7 @@ func newSourceRecord(src radoscp.Source, req cpRequest, length uint64, width int
 // version, "-" when it does not exist, or, for a striped object's object
 // 0, its size and checksum (libradosstriper readers lock object 0, a
 // write: its version moves).
-func objectVersion(src radoscp.Source, req cpRequest, obj uint64) (string, error) {
+func objectVersion(src radoscp.Source, req Request, obj uint64) (string, error) {
 	oid := src.Names.ObjectName(obj)
 	st, err := src.Objects.Stat(oid)
 	switch {
@@ -106,7 +98,7 @@ func objectVersion(src radoscp.Source, req cpRequest, obj uint64) (string, error
 		return "-", nil
 	case err != nil:
 		return "", err
-	case obj == 0 && req.src.Scheme == SchemeStriper:
+	case obj == 0 && req.Src.Scheme == address.Striper:
 		var sum uint64
 		if st.Size > 0 {
 			if sum, err = src.Objects.Checksum(oid, 0, st.Size); err != nil {
@@ -125,7 +117,7 @@ func (r sourceRecord) encode() []byte {
 
 // readRecord reads dst's record; nil if there is none. A record that does
 // not parse is reported, not ignored.
-func readRecord(dst *truncate.Striper, req cpRequest) (*sourceRecord, error) {
+func readRecord(dst *truncate.Striper, req Request) (*sourceRecord, error) {
 	b, err := dst.Record()
 	if err != nil {
 		return nil, err
@@ -134,13 +126,13 @@ func readRecord(dst *truncate.Striper, req cpRequest) (*sourceRecord, error) {
 }
 
 // parseRecord parses a record read from req's destination; nil for none.
-func parseRecord(b []byte, req cpRequest) (*sourceRecord, error) {
+func parseRecord(b []byte, req Request) (*sourceRecord, error) {
 	if b == nil {
 		return nil, nil
 	}
 	var rec sourceRecord
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, fmt.Errorf("destination %s: its record of the copy in progress (xattr radoscp.source %q) does not parse: %w", req.dst, b, err)
+		return nil, fmt.Errorf("destination %s: its record of the copy in progress (xattr radoscp.source %q) does not parse: %w", req.Dst, b, err)
 	}
 	return &rec, nil
 }
@@ -150,7 +142,7 @@ func parseRecord(b []byte, req cpRequest) (*sourceRecord, error) {
 // nothing written) a record of another copy or of a source that changed
 // since, and a destination without a record that holds data of this copy's
 // range but not all of it (nothing says where it came from).
-func checkResumable(old *sourceRecord, cur sourceRecord, eof uint64, req cpRequest) error {
+func checkResumable(old *sourceRecord, cur sourceRecord, eof uint64, req Request) error {
 	end := cur.DstOffset + cur.Length
 	if old == nil {
 		switch {
@@ -161,15 +153,15 @@ func checkResumable(old *sourceRecord, cur sourceRecord, eof uint64, req cpReque
 			return nil
 		}
 		return usage("--resume: %s holds %d bytes but no record of an interrupted copy (radoscp records one while copying): it was not written by an interrupted radoscp cp of %s; copy without --resume to replace it",
-			req.dst, eof, req.src)
+			req.Dst, eof, req.Src)
 	}
 	switch {
 	case old.Source != cur.Source || old.SrcOffset != cur.SrcOffset || old.DstOffset != cur.DstOffset || old.Length != cur.Length:
 		return usage("--resume: %s holds an interrupted copy of %s (src-offset %d, dst-offset %d, length %d), not of %s (src-offset %d, dst-offset %d, length %d): copy without --resume to replace it",
-			req.dst, old.Source, old.SrcOffset, old.DstOffset, old.Length, cur.Source, cur.SrcOffset, cur.DstOffset, cur.Length)
+			req.Dst, old.Source, old.SrcOffset, old.DstOffset, old.Length, cur.Source, cur.SrcOffset, cur.DstOffset, cur.Length)
 	case old.Size != cur.Size || old.Objects != cur.Objects || old.Versions != cur.Versions:
 		return usage("--resume: source %s changed since the interrupted copy into %s began (size %d, versions %.12s then; size %d, versions %.12s now): copy without --resume to start over",
-			req.src, req.dst, old.Size, old.Versions, cur.Size, cur.Versions)
+			req.Src, req.Dst, old.Size, old.Versions, cur.Size, cur.Versions)
 	}
 	return nil
 }
@@ -178,12 +170,12 @@ func checkResumable(old *sourceRecord, cur sourceRecord, eof uint64, req cpReque
 // length left to copy. A destination whose EOF is at or before the copy's
 // start has nothing of this copy, and the whole request runs; one whose EOF
 // is at or past the copy's end is finished, and the length left is 0.
-func resumed(eof uint64, req cpRequest, length uint64) (cpRequest, uint64) {
-	if eof <= req.dstOff {
+func resumed(eof uint64, req Request, length uint64) (Request, uint64) {
+	if eof <= req.DstOffset {
 		return req, length
 	}
-	done := min(eof-req.dstOff, length)
-	req.srcOff += done
-	req.dstOff += done
+	done := min(eof-req.DstOffset, length)
+	req.SrcOffset += done
+	req.DstOffset += done
 	return req, length - done
 }

@@ -1,0 +1,123 @@
+package cephfs
+
+/*
+#cgo LDFLAGS: -lcephfs
+#cgo CPPFLAGS: -D_FILE_OFFSET_BITS=64
+#include <stdlib.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <cephfs/libcephfs.h>
+*/
+import "C"
+
+import (
+	gopath "path"
+	"syscall"
+	"unsafe"
+)
+
+// Operations on a directory by its inode, not by path: a name is looked
+// up, listed, unlinked or removed in the directory the reference holds,
+// whatever another client has renamed or replaced on the way to it
+// since. A symlink's name is never followed. This is what a pass that
+// removes entries needs to stay inside a tree another client can change:
+// a path resolved again at each step follows a directory swapped for a
+// symlink out of it.
+
+// Path is the path the reference was taken at (for messages; the inode
+// may have another name now).
+func (r *InodeRef) Path() string { return r.path }
+
+// Lookup takes a reference on the inode named name in the referenced
+// directory, and stats it: a symlink is the symlink's own inode, not
+// followed. The caller releases the reference.
+//
+// Implements ceph_ll_lookup.
+func (r *InodeRef) Lookup(name string) (*InodeRef, Stat, error) {
+	cm := mountPointer(r.fs.m)
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	p := gopath.Join(r.path, name)
+	var in *C.struct_Inode
+	var stx C.struct_ceph_statx
+	ret := C.ceph_ll_lookup(cm, r.in, cname, &in, &stx, C.CEPH_STATX_BASIC_STATS, C.AT_SYMLINK_NOFOLLOW, C.ceph_mount_perms(cm))
+	if ret < 0 {
+		return nil, Stat{}, pathError("look up", p, errnoErr(int(ret)))
+	}
+	return &InodeRef{fs: r.fs, in: in, path: p}, fromCStatx(&stx), nil
+}
+
+// ReadDir lists the referenced directory as FS.ReadDir lists a path
+// (past "." and "..", see readDir).
+//
+// Implements ceph_ll_opendir, ceph_seekdir, ceph_readdirplus_r and
+// ceph_ll_releasedir.
+func (r *InodeRef) ReadDir() ([]Entry, error) {
+	cm := mountPointer(r.fs.m)
+	var dirp *C.struct_ceph_dir_result
+	if ret := C.ceph_ll_opendir(cm, r.in, &dirp, C.ceph_mount_perms(cm)); ret < 0 {
+		return nil, pathError("open directory", r.path, errnoErr(int(ret)))
+	}
+	defer C.ceph_ll_releasedir(cm, dirp)
+	C.ceph_seekdir(cm, dirp, firstEntry)
+	return readEntries(cm, dirp, r.path)
+}
+
+// Unlink removes the entry name, a file, symlink or special file, from
+// the referenced directory (unlink(2): a directory gives EISDIR).
+//
+// Implements ceph_ll_unlink.
+func (r *InodeRef) Unlink(name string) error {
+	return r.onName("unlink", name, func(cm *C.struct_ceph_mount_info, cname *C.char) C.int {
+		return C.ceph_ll_unlink(cm, r.in, cname, C.ceph_mount_perms(cm))
+	})
+}
+
+// Rmdir removes the empty directory name from the referenced directory
+// (rmdir(2): anything else gives ENOTDIR, a directory with entries
+// ENOTEMPTY).
+//
+// Implements ceph_ll_rmdir.
+func (r *InodeRef) Rmdir(name string) error {
+	return r.onName("remove directory", name, func(cm *C.struct_ceph_mount_info, cname *C.char) C.int {
+		return C.ceph_ll_rmdir(cm, r.in, cname, C.ceph_mount_perms(cm))
+	})
+}
+
+// onName runs call, a libcephfs call on name in the referenced
+// directory, and wraps its error with op and the name's path.
+func (r *InodeRef) onName(op, name string, call func(*C.struct_ceph_mount_info, *C.char) C.int) error {
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	if ret := call(mountPointer(r.fs.m), cname); ret < 0 {
+		return pathError(op, gopath.Join(r.path, name), errnoErr(int(ret)))
+	}
+	return nil
+}
+
+// GetXattr reads extended attribute name of the referenced inode.
+//
+// Implements ceph_ll_getxattr (once for the size, once for the value).
+func (r *InodeRef) GetXattr(name string) ([]byte, error) {
+	cm := mountPointer(r.fs.m)
+	cname := C.CString(name)
+	defer C.free(unsafe.Pointer(cname))
+	for {
+		n := C.ceph_ll_getxattr(cm, r.in, cname, nil, 0, C.ceph_mount_perms(cm))
+		if n < 0 {
+			return nil, pathError("get xattr "+name, r.path, errnoErr(int(n)))
+		}
+		if n == 0 {
+			return []byte{}, nil
+		}
+		buf := make([]byte, int(n))
+		got := C.ceph_ll_getxattr(cm, r.in, cname, unsafe.Pointer(&buf[0]), C.size_t(len(buf)), C.ceph_mount_perms(cm))
+		if got == -C.int(syscall.ERANGE) { // it grew between the calls
+			continue
+		}
+		if got < 0 {
+			return nil, pathError("get xattr "+name, r.path, errnoErr(int(got)))
+		}
+		return buf[:got], nil
+	}
+}

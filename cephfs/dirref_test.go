@@ -1,0 +1,76 @@
+package cephfs_test
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"syscall"
+	"testing"
+
+	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/test"
+)
+
+// An InodeRef of a directory looks up, lists, unlinks and removes names
+// in that directory, never following a symlink: a symlink to a directory
+// outside is looked up as the symlink, unlinked as one, and the
+// directory it points to keeps its file (read through ceph-fuse).
+// unlink of a directory is EISDIR, rmdir of a non-empty one ENOTEMPTY,
+// of a symlink ENOTDIR; GetXattr reads the inode's xattr.
+func TestInodeRefStaysInItsDirectory(t *testing.T) {
+	f := mount(t)
+	fuse := test.FuseMount(t)
+	root := "/" + test.UniqueName(t)
+	dir, out := path.Join(root, "d"), path.Join(root, "out")
+	for _, p := range []string{root, dir, out, path.Join(dir, "sub")} {
+		if err := f.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	test.Run(t, "sh", "-ec", "cd "+fuse+root+" && echo x > out/x && echo y > d/sub/y && ln -s "+out+" d/link && setfattr -n user.m -v v d/sub")
+
+	ref, err := f.Ref(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Release()
+	es, err := ref.ReadDir()
+	if err != nil || len(es) != 2 || es[0].Name != "link" || !es[0].Stat.IsSymlink() || es[1].Name != "sub" || !es[1].Stat.IsDir() {
+		t.Fatalf("ReadDir: %+v, %v; want link (symlink), sub (directory)", es, err)
+	}
+	link, st, err := ref.Lookup("link")
+	if err != nil || !st.IsSymlink() || link.Path() != path.Join(dir, "link") {
+		t.Fatalf("Lookup(link): %+v, %v; want the symlink itself", st, err)
+	}
+	link.Release()
+	sub, st, err := ref.Lookup("sub")
+	if err != nil || !st.IsDir() {
+		t.Fatalf("Lookup(sub): %+v, %v", st, err)
+	}
+	if v, err := sub.GetXattr("user.m"); err != nil || string(v) != "v" {
+		t.Fatalf("GetXattr(user.m): %q, %v", v, err)
+	}
+	if _, err := sub.GetXattr("user.none"); store.ErrnoOf(err) != syscall.ENODATA {
+		t.Fatalf("GetXattr of a missing xattr: %v; want ENODATA", err)
+	}
+	sub.Release()
+	errno := func(err error) syscall.Errno { return store.ErrnoOf(err) }
+	if err := ref.Unlink("sub"); errno(err) != syscall.EISDIR {
+		t.Fatalf("Unlink(sub): %v; want EISDIR", err)
+	}
+	if err := ref.Rmdir("sub"); errno(err) != syscall.ENOTEMPTY {
+		t.Fatalf("Rmdir(sub): %v; want ENOTEMPTY", err)
+	}
+	if err := ref.Rmdir("link"); errno(err) != syscall.ENOTDIR {
+		t.Fatalf("Rmdir(link): %v; want ENOTDIR", err)
+	}
+	if _, _, err := ref.Lookup("none"); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Lookup(none): %v; want not found", err)
+	}
+	if err := ref.Unlink("link"); err != nil {
+		t.Fatal(err)
+	}
+	if got := test.Run(t, "sh", "-ec", "cd "+fuse+root+" && ls -A d && cat out/x"); got != "sub\nx\n" {
+		t.Fatalf("after unlinking the symlink, through ceph-fuse: %q", got)
+	}
+}

@@ -1,0 +1,5 @@
+//go:build tentacle
+
+package main
+
+const cephAPI = "Ceph 20.2 tentacle"

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/radoscp/radoscp/test"
+)
+
+// freshSource writes a tree of small files in two directories, and one
+// file of three objects, at dir.
+func (e *slowEnv) freshSource(t *testing.T, dir string, n int) {
+	t.Helper()
+	for _, d := range []string{dir, dir + "/a", dir + "/b"} {
+		if err := e.m.MakeDir(e.path(d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		e.write(t, fmt.Sprintf("%s/%c/f%d", dir, 'a'+i%2, i), test.RandomData(uint64(300+i), 2<<10+i*1733))
+	}
+	e.write(t, dir+"/big", test.RandomData(299, 9<<20+5))
+}
+
+// entries counts the entries of dir, -1 when it does not exist.
+func (e *slowEnv) entries(dir string) int {
+	d, err := os.ReadDir(e.local(dir))
+	if err != nil {
+		return -1
+	}
+	return len(d)
+}
+
+// kill -9 at random moments of a tree copy into a new target: the target
+// is absent or the whole tree (diff -r and rsync through ceph-fuse), never
+// part of it, and a rerun with --resume puts the whole tree in place and
+// leaves no staging tree. A kill counts as mid-copy when the staging tree
+// held files and was not put in place; if no random kill did, more kills
+// are made once the staging tree holds a file, and one must.
+func TestE2EFreshTreeKillAndResume(t *testing.T) {
+	e := newSlowEnv(t, 0.3)
+	e.freshSource(t, "src", 40)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 5))
+	for _, c := range e.clients() {
+		t.Run(c.name, func(t *testing.T) {
+			midCopy := 0
+			for i := 0; i < 4 || midCopy == 0; i++ {
+				targeted := i >= 4
+				if i >= 7 {
+					t.Fatal("none of 3 kills once the staging tree held a file landed mid-copy")
+				}
+				dst := fmt.Sprintf("%s-%d", c.name, i)
+				staging := ".radoscp." + dst
+				run := startCmd(t, delayEnv(0.1), "cp", "-c", c.conf, "-r", "--files", "1", "--no-progress",
+					"cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+				if targeted {
+					waitFor(t, run, hangGuard, "a file in the staging tree", func() bool { return e.entries(staging+"/a") > 0 })
+				} else {
+					time.Sleep(time.Duration(100+rng.IntN(3000)) * time.Millisecond)
+				}
+				run.cmd.Process.Signal(syscall.SIGKILL)
+				r := run.wait(t, hangGuard)
+				test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
+				whole := e.entries(dst) >= 0
+				if whole {
+					e.same(t, "src", dst) // whole, or the test fails here
+				}
+				// Killed with files copied into the staging tree and
+				// the tree not put in place.
+				if left := max(0, e.entries(staging+"/a")) + max(0, e.entries(staging+"/b")); r.code == -int(syscall.SIGKILL) && !whole && left > 0 {
+					midCopy++
+				}
+				t.Logf("trial %d: exit %d, target there %v, staging tree's files %d, %d", i, r.code, e.entries(dst) >= 0, e.entries(staging+"/a"), e.entries(staging+"/b"))
+				if whole && e.entries(staging) < 0 {
+					continue // killed after the copy (a rerun would copy into it, as cp -r does)
+				}
+				res := runCmd(t, nil, "cp", "-c", c.conf, "-r", "--resume", "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+				if res.code != 0 {
+					t.Fatalf("trial %d: the resume: exit %d\n%s", i, res.code, res.stderr)
+				}
+				e.same(t, "src", dst)
+				if e.entries(staging) >= 0 {
+					t.Fatalf("trial %d: %s left after the resume", i, staging)
+				}
+			}
+		})
+	}
+}
+
+// Two runs copying one tree to one new target at once: the second exits 1
+// naming the first (its pid), and changes nothing; the first puts the
+// whole tree in place.
+func TestE2EFreshTreeTwoRuns(t *testing.T) {
+	e := newSlowEnv(t, 0.3)
+	e.freshSource(t, "src", 20)
+	for _, c := range e.clients() {
+		t.Run(c.name, func(t *testing.T) {
+			dst := "dst-" + c.name
+			first := startCmd(t, delayEnv(0.4), "cp", "-c", c.conf, "-r", "--files", "1", "--no-progress",
+				"cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+			waitFor(t, first, hangGuard, "a file in the staging tree", func() bool { return e.entries(".radoscp."+dst+"/a") > 0 })
+			r := runCmd(t, nil, "cp", "-c", c.conf, "-r", "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+			if r.code != 1 || !strings.Contains(r.stderr, "radoscp pid "+strconv.Itoa(first.cmd.Process.Pid)) {
+				t.Fatalf("the second run while the first ran: exit %d, want 1 naming pid %d\n%s", r.code, first.cmd.Process.Pid, r.stderr)
+			}
+			if f := first.wait(t, hangGuard); f.code != 0 {
+				t.Fatalf("the first run: exit %d\n%s", f.code, f.stderr)
+			}
+			e.same(t, "src", dst)
+		})
+	}
+}

@@ -1,0 +1,114 @@
+package objcopy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/verify"
+)
+
+// Copier copies rados: and striper: addresses over one set of pools with
+// one engine (which remembers for its life whether copy-from works).
+type Copier struct {
+	engine *radoscp.Engine
+	pools  Pools
+	// started, when set, is told the length to copy once it is known,
+	// before the engine starts; the function it returns is called when
+	// the engine has ended.
+	started func(length uint64) func()
+}
+
+// New returns a Copier. started may be nil; see Copier.
+func New(engine *radoscp.Engine, pools Pools, started func(length uint64) (ended func())) *Copier {
+	return &Copier{engine: engine, pools: pools, started: started}
+}
+
+// Copy copies as req asks, end to end. It refuses, writing nothing, what
+// it must refuse (InvalidError); then it opens the destination, holding
+// its copy lock from before anything is written until the copy has
+// ended, prepares it (replace, record, --resume), runs the engine,
+// finishes a striped destination, and verifies with req.Verify. A failure
+// after a prefix was copied and published is a PartialError. The Outcome
+// says what was done, also on failure; a cancelled ctx stops the copy
+// after the operations in flight, publishing the complete prefix, and
+// its error says how to continue.
+func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error) {
+	if err := ownObjects(req); err != nil {
+		return out, err
+	}
+	src, snap, err := c.openSource(req)
+	if err != nil {
+		return out, err
+	}
+	length, err := copyLength(src, req)
+	if err != nil {
+		return out, err
+	}
+	rec, err := c.precheck(req, src, length)
+	if err != nil {
+		return out, err
+	}
+	if req.DryRun {
+		return c.dryRun(req, src, length)
+	}
+	if err := c.pools.Full(req.Dst.Pool); err != nil {
+		return out, fmt.Errorf("destination %s: %w", req.Dst, err)
+	}
+	dst, err := c.openDestination(req, length)
+	if err != nil {
+		return out, err
+	}
+	out.TookOver = dst.Lock().TookOver
+	defer func() { out.CloseErr = dst.Close() }()
+	orig := req
+	if req, length, err = dst.prepare(req, length, rec); err != nil {
+		return out, err
+	}
+	eofBefore := dst.EOF() // after prepare: a whole copy has emptied it
+	out.Ran, out.Length = true, length
+	res, cerr := c.run(ctx, req, src, snap, dst, length)
+	if cerr == nil {
+		cerr = dst.finish(req, max(eofBefore, req.DstOffset+length))
+		if cerr != nil {
+			res.PublishedEOF = dst.EOF()
+		}
+	}
+	out.Result = res
+	if cerr == nil && req.Verify != verify.Off {
+		v, verr := verify.Check(ctx, req.Verify, verify.Side(src),
+			verify.Side{Objects: dst.Objects(), Layout: dst.Layout(), Names: dst.Names(), Size: dst.EOF()}, req.VerifyWindow)
+		out.Verified = &v
+		if cerr = VerifyError(v, verr); cerr != nil {
+			cerr = fmt.Errorf("%w; the copy is published as it is", cerr)
+		}
+	}
+	if isInterrupt(cerr) {
+		cerr = interrupted(orig, res, length)
+	}
+	return out, classify(res, out.Verified, cerr, req, length, eofBefore)
+}
+
+// run runs the engine into dst. A copy from a pool snapshot is guarded:
+// a snapshot cannot change (nothing to pin), but it can be removed, so
+// every publish first checks it is still there.
+func (c *Copier) run(ctx context.Context, req Request, src radoscp.Source, snap Snapshot, dst radoscp.Destination, length uint64) (radoscp.Result, error) {
+	opts := req.Options
+	var guard *snapGuard
+	if snap != nil {
+		opts.PinSource = false
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		guard = &snapGuard{Destination: dst, check: snap.Check, cancel: cancel}
+		dst = guard
+	}
+	if c.started != nil {
+		defer c.started(length)()
+	}
+	res, err := c.engine.Copy(ctx, src, req.SrcOffset, dst, req.DstOffset, length, opts)
+	if gerr := guard.failed(); gerr != nil {
+		err = fmt.Errorf("%w; stopped the copy, publishing nothing read since the last check", gerr)
+	}
+	return res, err
+}
