@@ -553,8 +553,13 @@ func (c *Copier) wantLayout(sl, have cephfs.FileLayout) cephfs.FileLayout {
 // and the reason when the file is not a copy of this source as it is now.
 func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout) (*truncate.CephFS, string, error) {
 	rec, err := file.GetXattr(xattrSource)
-	if err != nil || string(rec) != sourceRecord(sst) {
-		return nil, "the source changed since the interrupted copy, or the staging file has no record of it (a copy of a file of one object records none)", nil
+	switch {
+	case err != nil:
+		// Not a change of the source: a one-object copy records
+		// nothing to resume from (see oneObject).
+		return nil, "the staging file records no source to resume from (a copy of a file of one object records none)", nil
+	case string(rec) != sourceRecord(sst):
+		return nil, "the source changed since the interrupted copy", nil
 	}
 	have, err := file.Layout()
 	if err != nil {

@@ -128,6 +128,15 @@ func (ft *freshTree) final(p string) string {
 	return ft.dst + strings.TrimPrefix(p, ft.staging)
 }
 
+// kept says, for a failed copy's error, where a new target's copy is
+// kept; nothing for an existing target (nil).
+func (ft *freshTree) kept() string {
+	if ft == nil {
+		return ""
+	}
+	return fmt.Sprintf("; cephfs:%s was not made: the copy is kept in cephfs:%s, which a rerun continues", ft.dst, ft.staging)
+}
+
 // copy copies the regular file src to dst in the staging tree: kept if an
 // interrupted run left it complete, else copied.
 func (ft *freshTree) copy(ctx context.Context, c *Copier, src, dst string, sst cephfs.Stat) Report {

@@ -18,6 +18,9 @@ const (
 	Failed    Outcome = "failed"    // an error; Err says which
 	Unchanged Outcome = "unchanged" // migrate: already in the pool
 	Deleted   Outcome = "deleted"   // --delete: removed from the target, not in the source
+	// Interrupted is a file the copy's context stopped while it was
+	// copied (an interrupt): what it copied is kept for Resume.
+	Interrupted Outcome = "interrupted"
 )
 
 // Report is the outcome for one source path.
@@ -45,6 +48,9 @@ type Report struct {
 
 // Summary counts a tree's outcomes.
 type Summary struct {
+	// Target is the top destination a copy wrote (or, in a dry run,
+	// would write): DST, or DST/base(SRC) by cp's rule.
+	Target                                                       string
 	Files, Symlinks, HardLinks, Dirs, Skipped, Failed, Unchanged int
 	// Specials counts the FIFOs, sockets and devices made.
 	Specials int
@@ -62,6 +68,8 @@ type Summary struct {
 	// they were put in place, during an MDS restart or failover, and
 	// that were set again (see reconnect.go).
 	TimesReset int
+	// Interrupted counts the files an interrupt stopped mid-copy.
+	Interrupted int
 	// Deleted counts the target's entries --delete removed (in a dry
 	// run, would remove); DeletesLeft those MaxDelete kept it from
 	// removing (delete.go).
@@ -95,6 +103,8 @@ func (s *Summary) add(r Report) {
 		s.Failed++
 	case Unchanged:
 		s.Unchanged++
+	case Interrupted:
+		s.Interrupted++
 	case Deleted:
 		s.Deleted++
 	}

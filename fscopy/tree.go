@@ -18,7 +18,11 @@ import (
 var ErrUsage = errors.New("invalid request")
 
 // Copy copies src to dst like cp -a: if dst is an existing directory, the
-// copy is dst/base(src), otherwise dst itself. Directories need recursive.
+// copy is dst/base(src), otherwise dst itself. A src ending in "/" names
+// the directory's contents, as in rsync: they are copied into dst itself,
+// made if absent, so that a rerun lands where the first run did
+// (contents.go). Directories need recursive. Summary.Target is the top
+// destination.
 // Regular files are copied Options.Files at a time (more when small, see
 // fileWeight), each through its
 // staging file; symlinks are re-created; hard links within the tree stay
@@ -27,6 +31,7 @@ var ErrUsage = errors.New("invalid request")
 // them. Directory times are set last, after their contents.
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
+	src, contents := splitContents(src)
 	if _, err := c.checkPaths(src, dst); err != nil {
 		return sum, err
 	}
@@ -37,9 +42,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err := c.checkDelete(src, sst, recursive); err != nil {
 		return sum, err
 	}
-	if dst, err = c.target(src, dst, sst.IsDir()); err != nil {
+	if dst, err = c.target(src, dst, sst.IsDir(), contents); err != nil {
 		return sum, err
 	}
+	sum.Target = dst
 	if sst.IsDir() {
 		if !recursive {
 			return sum, fmt.Errorf("%w: cephfs:%s is a directory: give -r to copy it", ErrUsage, src)
@@ -70,6 +76,15 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		if marked, err = c.markTarget(src, dst); err != nil {
 			return sum, err
 		}
+	}
+	// A new target's staging directory is locked already (freshTarget);
+	// an existing one is locked here, with the same owner record.
+	if sst.IsDir() && !c.opts.DryRun && !c.opts.Shard.On() && ft == nil {
+		l, err := c.lockTree(dst)
+		if err != nil {
+			return sum, err
+		}
+		defer l.release()
 	}
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst), fresh: ft}
 	root := dst
@@ -117,9 +132,12 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
 		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe))
 	}
+	if t.quotaErr != nil {
+		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first file the data pool refused (%d paths failed, %d files in flight or queued not copied, the rest not walked)%s: %w",
+			sum.Failed, t.notStarted, ft.kept(), t.quotaErr))
+	}
 	if sum.Failed > 0 && ft != nil {
-		return sum, fmt.Errorf("%d of %d paths failed; cephfs:%s was not made: the copy is kept in cephfs:%s, which a rerun continues",
-			sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed, dst, ft.staging)
+		return sum, fmt.Errorf("%d of %d paths failed%s", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed, ft.kept())
 	}
 	if sum.Failed > 0 {
 		return sum, c.noDeletes(deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
@@ -137,10 +155,17 @@ var errQuotaStop = errors.New("not copied: a quota stopped the copy")
 // taking it for an existing directory to copy into.
 const xattrTree = "user.radoscp.tree"
 
-// target resolves cp's rule for dst.
-func (c *Copier) target(src, dst string, dir bool) (string, error) {
+// target resolves cp's rule for dst, or rsync's for a directory's
+// contents (src given with a trailing "/": dst itself).
+func (c *Copier) target(src, dst string, dir, contents bool) (string, error) {
 	dst = path.Clean(dst)
+	if contents && !dir {
+		return "", fmt.Errorf("%w: source cephfs:%s/ names a directory's contents, but cephfs:%s is not a directory", ErrUsage, src, src)
+	}
 	st, err := c.fs.Stat(dst)
+	if err == nil && st.IsDir() && contents {
+		return dst, nil
+	}
 	if err == nil && st.IsDir() && dir {
 		if v, xerr := c.fs.GetXattr(dst, xattrTree); xerr == nil && string(v) == src {
 			return dst, nil // an interrupted copy of src made it
@@ -212,9 +237,12 @@ type treeCopy struct {
 	sh         *shardWalk // nil unless sharded
 	fresh      *freshTree // nil unless the target is new (freshtree.go)
 	lastErr    error
-	// quotaErr is the first refusal by a directory quota: the copy
-	// stops there, as cp -a and rsync do (under repMu).
-	quotaErr error
+	// quotaErr is the first refusal by a directory quota or a full
+	// pool (stopsTree): the copy stops there, as cp -a and rsync do
+	// (under repMu). notStarted counts the files then in flight or
+	// queued, not copied.
+	quotaErr   error
+	notStarted int
 }
 
 // stopped reports whether a quota stopped the copy: nothing more is
@@ -236,11 +264,13 @@ func (t *treeCopy) settled(ctx context.Context) {
 
 func (t *treeCopy) record(r Report) {
 	t.sh.annotate(&r)
+	markInterrupted(&r)
 	r.Dst = t.fresh.final(r.Dst)
 	t.c.repMu.Lock()
-	if t.quotaErr != nil && errors.Is(r.Err, ErrDirQuota) {
+	if t.quotaErr != nil && stopsTree(r.Err) {
 		// Refused after the copy stopped, nothing of it copied: one
 		// of the paths not copied, as those never started.
+		t.notStarted++
 		t.c.repMu.Unlock()
 		return
 	}
@@ -248,7 +278,7 @@ func (t *treeCopy) record(r Report) {
 	if r.Err != nil {
 		t.lastErr = r.Err
 	}
-	if t.quotaErr == nil && errors.Is(r.Err, ErrDirQuota) {
+	if t.quotaErr == nil && stopsTree(r.Err) {
 		t.quotaErr = r.Err
 	}
 	t.c.repMu.Unlock()
@@ -268,12 +298,17 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 	case st.IsRegular():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
+				r, same := t.c.sameAtDestination(ctx, src, dst, st)
+				if !same {
+					r = Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"}
+				}
+				r.Size = st.Size
 				if g, ok := GroupOf(st); ok {
 					if leader, first := t.links.join(g, dst); first {
 						leader.finish(true) // later links link to the file kept
 					}
 				}
-				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Size: st.Size, Reason: "exists; no-clobber leaves it alone"})
+				t.record(r) // an identical file is unchanged, not skipped
 				return
 			}
 		}
@@ -285,6 +320,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			r := Report{Src: src, Dst: dst, Outcome: Failed, Err: ctx.Err()}
 			if r.Err == nil && t.stopped() {
 				r.Err = errQuotaStop // not started: reported by the quota's error
+				t.c.repMu.Lock()
+				t.notStarted++
+				t.c.repMu.Unlock()
 			}
 			switch {
 			case r.Err != nil:
@@ -299,18 +337,16 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 				leader.finish(r.Err == nil || errors.Is(r.Err, errClobber)) // in place, or kept by no-clobber
 			}
 		})
-	case st.IsSymlink(), st.IsSpecial():
+	case st.IsSymlink():
+		t.record(t.symlink(src, dst, st))
+	case st.IsSpecial():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
 				t.record(Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"})
 				return
 			}
 		}
-		if st.IsSymlink() {
-			t.record(t.symlink(src, dst, st))
-		} else {
-			t.record(t.special(src, dst, st))
-		}
+		t.record(t.special(src, dst, st))
 	case st.IsDir():
 		if !t.sh.worker() { // a worker makes directories as its files need them (ensureDir)
 			r := t.mkdir(src, dst, st)
@@ -424,12 +460,26 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 	return r
 }
 
+// symlink re-creates the symlink src at dst, unless dst already is that
+// symlink (sameSymlink: left alone, Unchanged) or, under NoClobber,
+// anything else (Skipped).
 func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
-	if t.c.opts.DryRun {
-		return Report{Src: src, Dst: dst, Outcome: Linked, DryRun: true}
-	}
 	r := Report{Src: src, Dst: dst, Outcome: Linked}
 	target, err := t.c.fs.Readlink(src)
+	if err == nil {
+		if same, reason := t.c.sameSymlink(dst, target, st); same {
+			return Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: reason}
+		}
+		if t.c.opts.NoClobber {
+			if _, serr := t.c.fs.Lstat(dst); serr == nil {
+				return Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"}
+			}
+		}
+	}
+	if t.c.opts.DryRun && err == nil {
+		r.DryRun = true
+		return r
+	}
 	if err == nil {
 		_, err = t.c.reserve(path.Dir(dst), 0, 1)
 	}

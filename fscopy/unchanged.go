@@ -13,12 +13,18 @@ import (
 // only what changed.
 func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs.Stat, placed map[string]bool) Report {
 	r, same := c.sameAtDestination(ctx, src, dst, sst)
+	// The quick check passed and Verify found the data different (or
+	// could not compare it): the copy repairs dst, and says why.
+	repaired := !same && r.Verified != nil
 	switch {
 	case same:
 	case c.opts.DryRun:
 		r = c.dryRunFile(src, dst, sst)
 	default:
 		r = c.copyFileAmong(ctx, src, dst, placed)
+		if repaired && r.Err == nil && r.Reason == "" {
+			r.Reason = "copied again: the destination had the source's size, mtime, mode, owner and xattrs but not its data (verified)"
+		}
 	}
 	r.Size = sst.Size
 	return r

@@ -3,6 +3,7 @@ package rados
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -24,11 +25,23 @@ type poolSpace struct {
 
 // PoolFull fails when the OSD map marks pool full: over its quota
 // (EDQUOT) or an OSD full (ENOSPC), both errors naming the pool and
-// matching the errno. A client that may not read the OSD map (no mon
-// 'allow r'), or a pool the map does not list, gives nil: writes then
-// fail as fast (failWhenFull). Implements: the monitor command
-// {"prefix": "osd dump"} (rados_mon_command).
+// matching the errno, and saying nothing was written (a check before a
+// copy). A client that may not read the OSD map (no mon 'allow r'), or
+// a pool the map does not list, gives nil: writes then fail as fast
+// (failWhenFull).
 func (c *Conn) PoolFull(pool string) error {
+	if err := c.FullPool([]string{pool}); err != nil {
+		return fmt.Errorf("%w; nothing was written", err)
+	}
+	return nil
+}
+
+// FullPool is the error, as PoolFull's without its last words, for the
+// first of pools the OSD map marks full or over its quota, or nil (none
+// is, or the client may not read the map). It names, after a write
+// refused with ENOSPC, which pool refused it. Implements: the monitor
+// command {"prefix": "osd dump"} (rados_mon_command).
+func (c *Conn) FullPool(pools []string) error {
 	cmd, _ := json.Marshal(map[string]string{"prefix": "osd dump", "format": "json"})
 	out, _, err := c.rc.MonCommand(cmd)
 	if err != nil {
@@ -41,8 +54,8 @@ func (c *Conn) PoolFull(pool string) error {
 		return nil
 	}
 	for _, p := range m.Pools {
-		if p.Name == pool {
-			return p.full()
+		if err := p.full(); err != nil && slices.Contains(pools, p.Name) {
+			return err
 		}
 	}
 	return nil
@@ -67,9 +80,9 @@ func (p poolSpace) full() error {
 		if p.MaxObject > 0 {
 			q = append(q, fmt.Sprintf("max_objects %d", p.MaxObject))
 		}
-		return fmt.Errorf("pool %s is over its quota (%s), nothing was written: %w", p.Name, strings.Join(q, ", "), errnoName{syscall.EDQUOT})
+		return fmt.Errorf("pool %s is over its quota (%s): %w", p.Name, strings.Join(q, ", "), errnoName{syscall.EDQUOT})
 	case has("full"):
-		return fmt.Errorf("pool %s is full (an OSD it uses is full), nothing was written: %w", p.Name, errnoName{syscall.ENOSPC})
+		return fmt.Errorf("pool %s is full (an OSD it uses is full): %w", p.Name, errnoName{syscall.ENOSPC})
 	}
 	return nil
 }

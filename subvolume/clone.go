@@ -127,8 +127,8 @@ func (c *Cloner) Clone(ctx context.Context, r Request) (res Result, err error) {
 		return res, err
 	case ctx.Err() != nil:
 		res.State = Interrupted
-		return res, fmt.Errorf("clone of %s interrupted: %w; the target subvolume %s holds the clone so far (not visible to its users): rerun with --resume to continue it, or remove it (ceph fs subvolume rm %s %s%s)",
-			src, err, r.Target, r.Volume, r.Target, groupFlag(r.TargetGroup))
+		return res, stoppedError{fmt.Sprintf("clone of %s interrupted; the target subvolume %s holds the clone so far (not visible to its users): rerun with --resume to continue it, or remove it (ceph fs subvolume rm %s %s%s)",
+			src, r.Target, r.Volume, r.Target, groupFlag(r.TargetGroup)), err}
 	}
 	res.State = Failed
 	if r.Shard.On() {

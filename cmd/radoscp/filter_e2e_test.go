@@ -52,7 +52,7 @@ func TestE2ETreeFilter(t *testing.T) {
 				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			}
 			if !strings.Contains(r.stdout, "4 files") || !strings.Contains(r.stdout, ", 7 excluded") ||
-				!regexp.MustCompile(`; in [0-9.]+s, [0-9.]+ MiB/s\n`).MatchString(r.stdout) {
+				!regexp.MustCompile(`; in [0-9.]+s, [0-9.]+ MiB/s; into cephfs:\S+\n`).MatchString(r.stdout) {
 				t.Fatalf("summary %q: want 4 files, 7 excluded, the time and rate", r.stdout)
 			}
 			for _, p := range filterExcluded {

@@ -40,7 +40,8 @@ func (e *slowEnv) entries(dir string) int {
 // kill -9 at random moments of a tree copy into a new target: the target
 // is absent or the whole tree (diff -r and rsync through ceph-fuse), never
 // part of it, and a rerun with --resume puts the whole tree in place and
-// leaves no staging tree. A kill counts as mid-copy when the staging tree
+// leaves no staging tree (a kill before the staging tree was made leaves
+// nothing to resume: --resume says so, exit 2, and a plain rerun copies). A kill counts as mid-copy when the staging tree
 // held files and was not put in place; if no random kill did, more kills
 // are made once the staging tree holds a file, and one must.
 func TestE2EFreshTreeKillAndResume(t *testing.T) {
@@ -80,7 +81,19 @@ func TestE2EFreshTreeKillAndResume(t *testing.T) {
 				if whole && e.entries(staging) < 0 {
 					continue // killed after the copy (a rerun would copy into it, as cp -r does)
 				}
-				res := runCmd(t, nil, "cp", "-c", c.conf, "-r", "--resume", "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
+				args := []string{"cp", "-c", c.conf, "-r", "--resume", "--no-progress", "cephfs:" + e.path("src"), "cephfs:" + e.path(dst)}
+				if !whole && e.entries(staging) < 0 {
+					// Killed before the staging tree was made: --resume
+					// has nothing to resume, says so and writes nothing;
+					// the copy is run again without it.
+					res := runCmd(t, nil, args...)
+					if res.code != 2 || !strings.Contains(res.stderr, "nothing to resume") || e.entries(dst) >= 0 || e.entries(staging) >= 0 {
+						t.Fatalf("trial %d: --resume after a kill that left nothing: exit %d, target there %v, staging there %v\n%s",
+							i, res.code, e.entries(dst) >= 0, e.entries(staging) >= 0, res.stderr)
+					}
+					args = append(args[:4], args[5:]...)
+				}
+				res := runCmd(t, nil, args...)
 				if res.code != 0 {
 					t.Fatalf("trial %d: the resume: exit %d\n%s", i, res.code, res.stderr)
 				}

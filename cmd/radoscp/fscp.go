@@ -98,6 +98,7 @@ type fsRun struct {
 	runner  *runner
 	session *cephfs.Session
 	fs      *cephfs.FS
+	name    string    // the file system's name, as the addresses give it
 	start   time.Time // when the walk began, for the summary's time and rate
 }
 
@@ -117,7 +118,7 @@ func openFS(inv *invocation, cfg config.Config, name string) (*fsRun, error) {
 		s.Close()
 		return nil, missingFS(name, err)
 	}
-	return &fsRun{runner: r, session: s, fs: fs}, nil
+	return &fsRun{runner: r, session: s, fs: fs, name: name}, nil
 }
 
 func (f *fsRun) close() {
@@ -135,12 +136,24 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 		}
 	}
 	f.runner.session.finish()
+	err = f.fullDataPool(err)
 	if sum.TimesReset > 0 {
 		fmt.Fprintf(cmd.ErrOrStderr(), "radoscp: warning: the MDS restarted or failed over during the run and recovered %s put in place as if its writer had died, moving the mtime to the copy's own write time; their times were set again from the sources and synced\n",
 			plural(sum.TimesReset, "file", "files"))
 	}
-	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, time.Since(f.start), err)
+	into := ""
+	if sum.Target != "" {
+		into = cephfsAddress(f.name, sum.Target)
+	}
+	copied := sum.Files > 0 || f.runner.session.prog.bytes.Load() > 0
+	stopped := errors.Is(err, context.Canceled) // an interrupt's
+	if stopped {
+		err = fsInterrupted(copied)
+	}
+	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, into, time.Since(f.start), err)
 	switch {
+	case stopped && copied:
+		return reported(partialError{err})
 	case errors.Is(err, fscopy.ErrUsage):
 		return reported(usageError{err})
 	case errors.Is(err, fscopy.ErrMaxDelete):
@@ -176,11 +189,15 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 		prog.file(r)
 		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, !f.fs.recursive, r)
 	})
-	if !o.DryRun {
-		prog.count(ctx, c, req.src.Path)
+	src := contentsPath(req.src)
+	if o.Resume {
+		if err := c.CheckResume(src, req.dst.Path); err != nil {
+			return usageError{err}
+		}
 	}
+	prog.count(ctx, c, req.src.Path) // a dry run too: its frames show the tree's total
 	run.start = time.Now()
-	sum, err := c.Copy(ctx, req.src.Path, req.dst.Path, f.fs.recursive)
+	sum, err := c.Copy(ctx, src, req.dst.Path, f.fs.recursive)
 	prog.finish()
 	return run.finish(cmd, cfg, o, sum, err)
 }
@@ -246,11 +263,10 @@ system's data pools.`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
-		if !o.DryRun {
-			prog.count(ctx, c, a.Path)
-		}
+		prog.count(ctx, c, a.Path)
 		run.start = time.Now()
 		sum, err := c.Migrate(ctx, a.Path)
+		sum.Target = a.Path
 		prog.finish()
 		return run.finish(cmd, cfg, o, sum, err)
 	}
@@ -266,6 +282,24 @@ func (f *fsRun) checkDataPool(fsName, pool string) error {
 		return err
 	}
 	return usage("--pool %q is not a data pool of file system %s (its data pools: %s)", pool, name, strings.Join(pools, ", "))
+}
+
+// cephfsAddress is the cephfs: address of path p in file system fsName
+// ("" the default one).
+func cephfsAddress(fsName, p string) string {
+	if fsName == "" {
+		return "cephfs:" + p
+	}
+	return "cephfs:" + fsName + ":" + p
+}
+
+// contentsPath is a's path, ending in "/" when a's did: rsync's
+// convention for a directory's contents, which fscopy.Copy follows.
+func contentsPath(a address.Address) string {
+	if strings.HasSuffix(a.Raw, "/") && a.Path != "/" {
+		return a.Path + "/"
+	}
+	return a.Path
 }
 
 func withoutPins(o radoscp.Options) radoscp.Options {

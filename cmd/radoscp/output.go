@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/radoscp/radoscp"
@@ -151,9 +152,12 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
 		if r.Err != nil {
 			msg := r.Err.Error()
+			if r.Outcome == fscopy.Interrupted {
+				msg = plainWords(msg)
+			}
 			j.Error, j.Errno = &msg, int(store.ErrnoOf(r.Err))
 		}
-		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed {
+		if r.Outcome == fscopy.Copied || r.Outcome == fscopy.Failed || r.Outcome == fscopy.Interrupted {
 			res := toJSON(r.Result, nil)
 			res.Verify = toJSONVerify(r.Verified)
 			j.jsonResult = &res
@@ -168,6 +172,8 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	}
 	switch {
 	case r.Err != nil && single:
+	case r.Outcome == fscopy.Interrupted:
+		fmt.Fprintf(errw, "radoscp: interrupted %s after %s of %s\n", r.Src, size(r.Result.Bytes), size(r.Size))
 	case r.Err != nil:
 		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
 	case r.Finding != "":
@@ -189,19 +195,23 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 
 // jsonSummary is the last line --json prints for a CephFS copy.
 type jsonSummary struct {
-	SchemaVersion int    `json:"schema_version"`
-	Summary       bool   `json:"summary"`
-	Files         int    `json:"files"`
-	Symlinks      int    `json:"symlinks"`
-	HardLinks     int    `json:"hard_links"`
-	Specials      int    `json:"special_files"`
-	Dirs          int    `json:"dirs"`
-	Skipped       int    `json:"skipped"`
-	Unchanged     int    `json:"unchanged"`
-	Failed        int    `json:"failed"`
-	Excluded      int    `json:"excluded"`
-	DryRun        bool   `json:"dry_run,omitempty"`
-	Bytes         uint64 `json:"bytes"`
+	SchemaVersion int  `json:"schema_version"`
+	Summary       bool `json:"summary"`
+	// Into is the top destination a CephFS copy wrote (cephfs:PATH).
+	Into      string `json:"into,omitempty"`
+	Files     int    `json:"files"`
+	Symlinks  int    `json:"symlinks"`
+	HardLinks int    `json:"hard_links"`
+	Specials  int    `json:"special_files"`
+	Dirs      int    `json:"dirs"`
+	Skipped   int    `json:"skipped"`
+	Unchanged int    `json:"unchanged"`
+	Failed    int    `json:"failed"`
+	// Interrupted counts the files an interrupt stopped mid-copy.
+	Interrupted int    `json:"interrupted"`
+	Excluded    int    `json:"excluded"`
+	DryRun      bool   `json:"dry_run,omitempty"`
+	Bytes       uint64 `json:"bytes"`
 	// ElapsedSeconds is the wall time of the walk and its copies.
 	ElapsedSeconds float64 `json:"elapsed_seconds"`
 	// Shard is the run's --shard (K/N, finish, finish/N); Seen, for a
@@ -226,10 +236,10 @@ type jsonSummary struct {
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
 // the time since its walk began, sh the run's --shard.
-func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, elapsed time.Duration, err error) {
+func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
+		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
+			Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
 			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
 			Deleted: s.Deleted, DeletesLeft: s.DeletesLeft}
 		if sh.Worker() {
@@ -243,6 +253,10 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintln(w, string(b))
 		return
 	}
+	// Built whole, then broken between its parts to the terminal's width
+	// (termwrap.go), not mid-word by the terminal.
+	var b strings.Builder
+	defer func() { io.WriteString(w, wrapForTerminal(w, b.String())) }()
 	links := ""
 	if s.HardLinks > 0 {
 		links = ", " + plural(s.HardLinks, "hard link", "hard links")
@@ -251,35 +265,39 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		links += ", " + plural(s.Specials, "special file", "special files")
 	}
 	if sh.On() {
-		fmt.Fprintf(w, "shard %s: ", sh)
+		fmt.Fprintf(&b, "shard %s: ", sh)
 	}
 	if dryRun {
-		fmt.Fprintf(w, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; nothing was written\n",
+		fmt.Fprintf(&b, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; nothing was written\n",
 			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
-			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)))
-		printDeletions(w, s, "would delete")
+			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), flag(into != "", "; into "+into))
+		printDeletions(&b, s, "would delete")
 		return
 	}
 	rate := 0.0
 	if sec := elapsed.Seconds(); sec > 0 {
 		rate = float64(s.Bytes) / sec / (1 << 20)
 	}
-	fmt.Fprintf(w, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s; in %.3fs, %.1f MiB/s",
+	fmt.Fprintf(&b, "%s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; in %.3fs, %.1f MiB/s",
 		plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 		links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
+		flag(s.Interrupted > 0, fmt.Sprintf(", %d interrupted", s.Interrupted)),
 		flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), elapsed.Seconds(), rate)
 	switch {
 	case sh.Worker():
-		fmt.Fprintf(w, "; %d files and symlinks walked in all", s.Seen)
+		fmt.Fprintf(&b, "; %d files and symlinks walked in all", s.Seen)
 	case sh.Finish:
-		fmt.Fprintf(w, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
+		fmt.Fprintf(&b, "; found %d missed, %d changed, %d extra", s.Missed, s.Changed, s.Extra)
 	}
 	if s.TimesReset > 0 {
-		fmt.Fprintf(w, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
+		fmt.Fprintf(&b, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
 	}
-	fmt.Fprintln(w)
-	printDeletions(w, s, "deleted")
+	if into != "" {
+		fmt.Fprintf(&b, "; into %s", into)
+	}
+	b.WriteString("\n")
+	printDeletions(&b, s, "deleted")
 }
 
 // printDeletions prints what --delete did (did says how), if anything.

@@ -47,3 +47,32 @@ func TestE2ETreeProgressShowsTotal(t *testing.T) {
 		})
 	}
 }
+
+// A dry run of cp -r, normal and slow client, first and after the copy
+// (every file unchanged), shows the counted tree's total: its last frame
+// is 100% of the bytes and files, never past them nor an open "0B+"
+// total. The copy is checked through ceph-fuse.
+func TestE2EDryRunProgressShowsTotal(t *testing.T) {
+	e := newSlowEnv(t, 0.5)
+	e.m.MakeDir(e.path("src"), 0o755)
+	for i, f := range []string{"a", "b", "c"} {
+		e.write(t, "src/"+f, test.RandomData(uint64(120+i), 2<<20))
+	}
+	for _, c := range e.clients() {
+		t.Run(c.name, func(t *testing.T) {
+			dst := "dst-" + c.name
+			dry := func(when string) {
+				r := runCmd(t, nil, "cp", "-c", c.conf, "-r", "--dry-run", "--progress", "on", "cephfs:"+e.path("src")+"/", "cephfs:"+e.path(dst))
+				if f := finalFrame(t, r.stderr); r.code != 0 || !strings.Contains(f, "100.0% 6.0MiB/6.0MiB 3/3 files") {
+					t.Fatalf("dry run %s: exit %d, last frame %q; want 100.0%% 6.0MiB/6.0MiB 3/3 files\n%q", when, r.code, f, r.stderr)
+				}
+			}
+			dry("before the copy")
+			if r := runCmd(t, nil, "cp", "-c", c.conf, "-r", "--no-progress", "cephfs:"+e.path("src")+"/", "cephfs:"+e.path(dst)); r.code != 0 {
+				t.Fatalf("copy: exit %d\n%s", r.code, r.stderr)
+			}
+			dry("after the copy")
+			e.same(t, "src", dst)
+		})
+	}
+}

@@ -128,6 +128,9 @@ func (f *fileProgress) count(ctx context.Context, c *fscopy.Copier, src string) 
 }
 
 func (f *fileProgress) file(r fscopy.Report) {
+	if r.Outcome == fscopy.Interrupted {
+		return // not done: the last frame shows the bytes it copied, not its size
+	}
 	if r.Outcome == fscopy.Copied {
 		f.p.files.Add(1)
 	}
@@ -137,7 +140,9 @@ func (f *fileProgress) file(r fscopy.Report) {
 	switch {
 	case r.Outcome == fscopy.Copied, r.Outcome == fscopy.Unchanged, r.Size > 0:
 		f.p.tree.done.Add(1)
-		if r.Outcome != fscopy.Copied {
+		if r.DryRun { // it copies no bytes (its Result says what it would): its files count as passed
+			f.p.tree.passed.Add(r.Size)
+		} else if r.Outcome != fscopy.Copied {
 			f.p.tree.passed.Add(r.Size - min(r.Result.Bytes, r.Size))
 		}
 	}

@@ -88,7 +88,11 @@ continues).`,
 			run.runner.session.verified(r.Verified)
 			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
 		})
-		res, err := subvolume.New(run.runner.conn, run.fs, c).Clone(ctx, req)
+		cl := subvolume.New(run.runner.conn, run.fs, c)
+		if snap, err := cl.SnapshotPath(req); err == nil {
+			prog.count(ctx, c, snap) // the display's total, else it says "counting the tree" to the end
+		}
+		res, err := cl.Clone(ctx, req)
 		prog.finish()
 		run.runner.session.finish()
 		printClone(cmd.OutOrStdout(), cfg.JSON, req, res, err)
@@ -148,7 +152,7 @@ func printClone(w io.Writer, asJSON bool, req subvolume.Request, res subvolume.R
 	if res.State == subvolume.Refused {
 		return // main reports the error
 	}
-	printSummary(w, false, false, req.Shard, s, res.Elapsed, nil)
+	printSummary(w, false, false, req.Shard, s, "", res.Elapsed, nil) // the target is named below
 	if err == nil {
 		fmt.Fprintf(w, "cloned snapshot %s of %s into subvolume %s (cephfs:%s) in %.1fs\n",
 			req.Snapshot, req.Subvolume, req.Target, res.TargetPath, res.Elapsed.Seconds())

@@ -177,9 +177,14 @@ func TestE2ESubvolumeClone(t *testing.T) {
 			e := newSubvolume(t, fuse, name, 0)
 			target := name + "-clone"
 			removeSubvolumeAtEnd(t, conf, target)
-			r := runCmd(t, nil, "subvolume", "clone", "-c", c.conf, "--json", "cephfs", name, e.snap, target)
+			r := runCmd(t, nil, "subvolume", "clone", "-c", c.conf, "--json", "--progress", "on", "cephfs", name, e.snap, target)
 			if r.code != 0 {
 				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			// The snapshot's tree is counted alongside the clone: the
+			// last frame shows its total, not "counting the tree".
+			if f := finalFrame(t, r.stderr); !strings.Contains(f, "100.0%") || strings.Contains(f, "counting") {
+				t.Fatalf("last progress frame %q: want 100%% of the counted tree", f)
 			}
 			lines := jsonLines(t, r)
 			sum := lines[len(lines)-1]
@@ -230,8 +235,14 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 				test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
 			} else {
 				lines := jsonLines(t, ended)
-				if sum := lines[len(lines)-1]; ended.code != 3 || sum["state"] != "interrupted" || !strings.Contains(ended.stderr, "--resume") {
-					t.Fatalf("interrupted clone: exit %d, summary %v, stderr %q; want 3, interrupted, naming --resume", ended.code, sum, ended.stderr)
+				if sum := lines[len(lines)-1]; ended.code != 3 || sum["state"] != "interrupted" || !strings.Contains(ended.stderr, "--resume") ||
+					strings.Contains(ended.stderr+ended.stdout, "interrupted: interrupted") {
+					t.Fatalf("interrupted clone: exit %d, summary %v, stderr %q; want 3, interrupted (said once), naming --resume", ended.code, sum, ended.stderr)
+				}
+				for _, l := range lines[:len(lines)-1] {
+					if l["outcome"] == "failed" {
+						t.Fatalf("a file in flight at the interrupt reported failed, not interrupted: %v", l)
+					}
 				}
 			}
 			root := path.Dir(staging)
