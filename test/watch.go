@@ -55,6 +55,8 @@ type watcher struct {
 	dirs    map[string]bool          // cluster directories watched
 	running map[testing.TB]time.Time // tests that use a cluster, by start
 	dead    map[string]int           // "DIR NAME START" -> polls that found it dead
+	logs    logScan                  // how far the OSDs' logs were read (falsefull.go)
+	full    map[string]string        // DIR -> why its OSDs refuse every write
 	limit   time.Duration
 	// report is called, without mu held, with what a poll found.
 	report func(w *watcher, msg string, tests []testing.TB)
@@ -79,6 +81,7 @@ func watchTest(t testing.TB, conf string) {
 	if !known {
 		guard.running[t] = time.Now()
 	}
+	full := guard.full[dir]
 	guard.mu.Unlock()
 	if !known {
 		t.Cleanup(func() {
@@ -89,6 +92,9 @@ func watchTest(t testing.TB, conf string) {
 	}
 	if !cluster {
 		return
+	}
+	if full != "" {
+		t.Fatal(full)
 	}
 	if msg := deadDaemons(dir); msg != "" {
 		t.Fatal(msg)
@@ -145,6 +151,16 @@ func (w *watcher) poll(now time.Time) {
 	w.mu.Unlock()
 	slices.Sort(dirs)
 	for _, dir := range dirs {
+		for _, msg := range w.logs.falselyFull(dir) {
+			w.mu.Lock()
+			if w.full == nil {
+				w.full = map[string]string{}
+			}
+			w.full[dir] = msg
+			tests := w.runningTests()
+			w.mu.Unlock()
+			w.report(w, msg, tests)
+		}
 		for _, d := range daemons(dir) {
 			if d.alive {
 				continue

@@ -236,3 +236,53 @@ func TestRemovedSnapshotsAreNotTrimmed(t *testing.T) {
 		t.Fatal(msg)
 	}
 }
+
+// Runs without a cluster: an OSD log that gains the failsafe-full line is
+// reported once, naming the OSD and the line, and later tests of that
+// cluster fail at once; lines written before are not reported again.
+func TestWatcherReportsAFalselyFullOSD(t *testing.T) {
+	dir := realDir(t.TempDir())
+	write(t, filepath.Join(dir, "ceph.conf"), "[global]\n")
+	log := filepath.Join(dir, "log", "osd.0.log")
+	write(t, log, "2026-12-02T17:19:00 osd.0 up and serving\n")
+	reports := make(chan report, 10)
+	w := newWatcher(dir, reports)
+	w.running[t] = time.Now()
+	w.poll(time.Now())
+	select {
+	case r := <-reports:
+		t.Fatalf("a healthy OSD log was reported: %s", r.msg)
+	default:
+	}
+
+	const engaged = "2026-12-02T17:20:08 osd.0 0 log_channel(cluster) log [ERR] : full status failsafe engaged, dropping updates, now -2147483648% full"
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(f, engaged)
+	// A line still being written is not read yet.
+	fmt.Fprint(f, "2026-12-02T17:20:09 osd.0 full status failsafe eng")
+	f.Close()
+	w.poll(time.Now())
+	select {
+	case r := <-reports:
+		if !strings.Contains(r.msg, "osd.0") || !strings.Contains(r.msg, engaged) || !strings.Contains(r.msg, "ceph osd df") {
+			t.Fatalf("the report does not name the OSD, its log line and ceph osd df: %s", r.msg)
+		}
+		if len(r.tests) != 1 || r.tests[0] != t {
+			t.Fatalf("the report names tests %v, want this one", r.tests)
+		}
+	default:
+		t.Fatal("the failsafe line was not reported")
+	}
+	w.poll(time.Now())
+	select {
+	case r := <-reports:
+		t.Fatalf("the same line was reported twice: %s", r.msg)
+	default:
+	}
+	if w.full[dir] == "" {
+		t.Fatal("the cluster is not remembered as refusing writes")
+	}
+}
