@@ -129,7 +129,12 @@ func (fl *File) RemoveXattr(name string) error {
 // SetLayout sets the layout of the file, which must be empty and never
 // written.
 func (fl *File) SetLayout(l FileLayout) error {
-	return fl.SetXattr("ceph.file.layout", []byte(l.String()))
+	for _, x := range LayoutXattrs("ceph.file.layout", l.String()) {
+		if err := fl.SetXattr(x.Name, []byte(x.Value)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Layout reads the file's layout.

@@ -101,12 +101,18 @@ func (c *Copier) setVxattr(dst, name, v string) error {
 	if have, err := c.readVxattr(dst, name); err == nil && sameVxattr(name, have, v) {
 		return nil
 	}
-	if err := c.fs.SetXattr(dst, name, []byte(v)); err != nil {
-		if e := store.ErrnoOf(err); e == syscall.EACCES || e == syscall.EPERM {
-			return fmt.Errorf("set %s=%q on cephfs:%s: needs MDS caps with 'p' (e.g. 'allow rwp'); --no-preserve leaves directory layouts and quotas out: %w",
-				name, v, dst, err)
+	xs := []cephfs.Xattr{{Name: name, Value: v}}
+	if name == xattrDirLayout {
+		xs = cephfs.LayoutXattrs(name, v)
+	}
+	for _, x := range xs {
+		if err := c.fs.SetXattr(dst, x.Name, []byte(x.Value)); err != nil {
+			if e := store.ErrnoOf(err); e == syscall.EACCES || e == syscall.EPERM {
+				return fmt.Errorf("set %s=%q on cephfs:%s: needs MDS caps with 'p' (e.g. 'allow rwp'); --no-preserve leaves directory layouts and quotas out: %w",
+					x.Name, x.Value, dst, err)
+			}
+			return fmt.Errorf("set %s=%q on cephfs:%s: %w", x.Name, x.Value, dst, err)
 		}
-		return fmt.Errorf("set %s=%q on cephfs:%s: %w", name, v, dst, err)
 	}
 	return nil
 }
