@@ -46,7 +46,8 @@ readonly OSD_BYTES=${RADOSCP_OSD_BYTES:-1073741824}
 readonly PG_NUM=8
 readonly RADOS_POOLS=(radoscp-a radoscp-b)
 # Erasure-coded pools: radoscp-ec for rados/striper copies, and with --fs
-# cephfs_ec, a CephFS data pool (migrate to and from EC).
+# cephfs-ec, a CephFS data pool (migrate to and from EC; its hyphen, as in
+# many clusters, makes layouts that name it take the MDS's per-field path).
 readonly EC_PROFILE=radoscp-k2m1
 # Ports for the mon are drawn below Linux's ephemeral range (32768-60999), so
 # an outgoing connection's local port cannot take one between our check and
@@ -347,10 +348,10 @@ create_ec_pool() {
 # names it (cross-pool copies).
 make_fs() {
 	run_all "create_pool cephfs_metadata" "create_pool cephfs_data" "create_pool cephfs_data2" \
-		"create_ec_pool cephfs_ec"
+		"create_ec_pool cephfs-ec"
 	setup fs new cephfs cephfs_metadata cephfs_data
 	setup fs add_data_pool cephfs cephfs_data2
-	setup fs add_data_pool cephfs cephfs_ec
+	setup fs add_data_pool cephfs cephfs-ec
 	# No standby MDS: without this the cluster warns about it.
 	setup fs set cephfs standby_count_wanted 0
 	# A client killed with -9 keeps its capabilities until the MDS gives
@@ -461,7 +462,7 @@ cmd_start() {
 	pools+=(radoscp-ec)
 	jobs+=("create_ec_pool radoscp-ec && setup osd pool application enable radoscp-ec rados")
 	if ((fs)); then
-		pools+=(cephfs_metadata cephfs_data cephfs_data2 cephfs_ec)
+		pools+=(cephfs_metadata cephfs_data cephfs_data2 cephfs-ec)
 		jobs+=(start_mds make_fs)
 	fi
 	run_all "${jobs[@]}"

@@ -224,11 +224,11 @@ func TestFS(t *testing.T) {
 		t.Fatalf("%v: %s", err, out)
 	}
 	if len(fss) != 1 || fss[0].Name != "cephfs" || fss[0].MetadataPool != "cephfs_metadata" ||
-		!slices.Equal(fss[0].DataPools, []string{"cephfs_data", "cephfs_data2", "cephfs_ec"}) {
+		!slices.Equal(fss[0].DataPools, []string{"cephfs_data", "cephfs_data2", "cephfs-ec"}) {
 		t.Errorf("fs ls: %s", out)
 	}
 	// The EC pools take overwrites (memstore needs the mon's debug option).
-	for _, pool := range []string{"radoscp-ec", "cephfs_ec"} {
+	for _, pool := range []string{"radoscp-ec", "cephfs-ec"} {
 		if out := Ceph(t, "osd", "pool", "get", pool, "allow_ec_overwrites"); strings.TrimSpace(out) != "allow_ec_overwrites: true" {
 			t.Errorf("%s: %s", pool, out)
 		}

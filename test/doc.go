@@ -8,7 +8,7 @@
 // radoscp-a and radoscp-b (size 1, 8 PGs, application rados), the
 // erasure-coded pool radoscp-ec (k=2, m=1, overwrites allowed) and, with
 // --fs, one MDS and the CephFS "cephfs" (metadata pool cephfs_metadata,
-// data pools cephfs_data, cephfs_data2 and the EC pool cephfs_ec). Sourcing DIR/env sets
+// data pools cephfs_data, cephfs_data2 and the EC pool cephfs-ec). Sourcing DIR/env sets
 // $CEPH_CONF and, with --fs, $RADOSCP_CEPHFS=1; client.admin's keyring is
 // found through the conf.
 //

@@ -46,7 +46,7 @@ func dataPoolState(t *testing.T, conf, tree string) string {
 		}
 	}
 	var b strings.Builder
-	for _, pool := range []string{"cephfs_data", "cephfs_ec"} {
+	for _, pool := range []string{"cephfs_data", "cephfs-ec"} {
 		p := test.OpenPool(t, conf, pool)
 		for _, l := range listNamed(t, conf, pool, "") {
 			_, oid, _ := strings.Cut(l, "\t")
@@ -231,15 +231,15 @@ func TestE2EDryRunCephFS(t *testing.T) {
 				t.Fatalf("dry run after one change:\n%s", r.stdout)
 			}
 
-			r = dryRun("migrate", "--pool", "cephfs_ec", "--exclude", "*.tmp", "--json", "cephfs:"+e.path(src))
+			r = dryRun("migrate", "--pool", "cephfs-ec", "--exclude", "*.tmp", "--json", "cephfs:"+e.path(src))
 			lines = jsonLines(t, r)
 			if sum := lines[len(lines)-1]; sum["files"] != 9.0 || sum["excluded"] != 2.0 || sum["dry_run"] != true {
 				t.Fatalf("migrate dry-run summary %v", sum)
 			}
-			if r := runCmd(t, nil, "migrate", "-c", c.conf, "--no-progress", "--pool", "cephfs_ec", "cephfs:"+e.path(src)); r.code != 0 {
+			if r := runCmd(t, nil, "migrate", "-c", c.conf, "--no-progress", "--pool", "cephfs-ec", "cephfs:"+e.path(src)); r.code != 0 {
 				t.Fatalf("real migrate: exit %d: %s", r.code, r.stderr)
 			}
-			r = dryRun("migrate", "--pool", "cephfs_ec", "cephfs:"+e.path(src))
+			r = dryRun("migrate", "--pool", "cephfs-ec", "cephfs:"+e.path(src))
 			if !strings.Contains(r.stdout, "dry run: would copy 0 files") || !strings.Contains(r.stdout, "11 unchanged") {
 				t.Fatalf("migrate dry run after the migrate:\n%s", r.stdout)
 			}

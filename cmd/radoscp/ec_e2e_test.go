@@ -12,7 +12,7 @@ import (
 )
 
 // Erasure-coded pools (k=2, m=1, overwrites allowed; the test cluster's
-// radoscp-ec and the CephFS data pool cephfs_ec), a common reason to
+// radoscp-ec and the CephFS data pool cephfs-ec), a common reason to
 // migrate: into them and back out, on a normal and a slow client, checked
 // by readers that are not radoscp.
 
@@ -139,7 +139,7 @@ func TestE2EErasureCodedMigrate(t *testing.T) {
 			for _, f := range []string{"tree/big", "tree/sub/small", "tree/empty"} {
 				layouts[f], _ = fileLayout(t, e, f)
 			}
-			for _, pool := range []string{"cephfs_ec", "cephfs_data"} {
+			for _, pool := range []string{"cephfs-ec", "cephfs_data"} {
 				r := runCmd(t, nil, "migrate", "-c", conf, "--pool", pool, "--window", "2", "--no-progress", "--json", "cephfs:"+e.path("tree"))
 				if r.code != 0 {
 					t.Fatalf("migrate to %s: exit %d\nstdout: %s\nstderr: %s", pool, r.code, r.stdout, r.stderr)

@@ -107,7 +107,7 @@ func TestE2EMigrateFilterAndRerun(t *testing.T) {
 	e := newSlowEnv(t, 0.5)
 	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
-			tree, pool := "tree-"+c.name, "cephfs_ec"
+			tree, pool := "tree-"+c.name, "cephfs-ec"
 			data := filterTree(t, e, tree)
 			args := append(append([]string{"migrate", "-c", c.conf, "--no-progress", "--pool", pool}, filterArgs...), "cephfs:"+e.path(tree))
 			r := runCmd(t, nil, args...)
