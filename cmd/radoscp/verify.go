@@ -129,7 +129,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 		}
 		l, err := flagLayout(cfg)
 		if err != nil {
-			return verify.Side{}, usageError{err}
+			return verify.Side{}, usageError{Err: err}
 		}
 		return verify.Side{Objects: p, Layout: l, Names: layout.Prefix(a.Name), Size: n}, nil
 	}
@@ -238,7 +238,7 @@ func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, d
 			sum.Paths, share, sum.Bytes, sum.ClientBytes)
 	}
 	if errors.Is(err, fscopy.ErrUsage) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	return err
 }
