@@ -108,10 +108,6 @@ func (p *Pool) librarySnap() uint64 {
 	return p.snap
 }
 
-// forceLayoutMismatch makes the probe report what a librados building
-// unrecognised ops would: for tests only.
-var forceLayoutMismatch bool
-
 // offloadAvailable probes, once per connection, that the COPY_FROM2 op this
 // librados builds is the one radoscp knows how to set the truncate flag on
 // (radoscp_copy_probe: the op is built and checked, never sent). If it is
@@ -121,15 +117,18 @@ var forceLayoutMismatch bool
 // instead of a hard EPROTO on every copy.
 func (c *Conn) offloadAvailable(p *Pool) error {
 	c.probe.Do(func() {
-		ret := C.radoscp_copy_probe(C.rados_ioctx_t(p.io.Pointer()))
-		if forceLayoutMismatch {
-			ret = -C.RADOSCP_ELAYOUT
-		}
-		if syscall.Errno(-ret) == errLayout {
-			c.probeErr = errors.New("this librados builds COPY_FROM2 ops radoscp does not recognise, so the truncate generation cannot be sent with them: offload is not available on this connection")
-		}
+		c.probeErr = probeVerdict(syscall.Errno(-C.radoscp_copy_probe(C.rados_ioctx_t(p.io.Pointer()))))
 	})
 	return c.probeErr
+}
+
+// probeVerdict is what radoscp_copy_probe's errno means for the
+// connection's copy-froms: none when the probe passed (0).
+func probeVerdict(errno syscall.Errno) error {
+	if errno == errLayout {
+		return errors.New("this librados builds COPY_FROM2 ops radoscp does not recognise, so the truncate generation cannot be sent with them: offload is not available on this connection")
+	}
+	return nil
 }
 
 // radoscpCopyDone is librados' completion callback for copy id (called from
