@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/window"
 )
 
@@ -26,7 +27,7 @@ const autoStart = 2 * DefaultWindow
 type autoWindow struct {
 	aimd    *window.AIMD
 	obs     Observer
-	pending []opPending // operation i's completion, at i % len
+	pending []store.Pending // operation i's completion, at i % len
 	seen    int
 	from    time.Time // when the current observation window opened
 	peak    int
@@ -37,12 +38,12 @@ func newAutoWindow(maxWidth int, obs Observer) *autoWindow {
 	// Up to Lookahead windows of operations are submitted and not yet
 	// collected at once.
 	slots := window.Lookahead * a.Max()
-	return &autoWindow{aimd: a, obs: obs, pending: make([]opPending, slots), peak: a.Width()}
+	return &autoWindow{aimd: a, obs: obs, pending: make([]store.Pending, slots), peak: a.Width()}
 }
 
 // run is window.RunAdaptive, feeding every completion to the AIMD. size
 // gives the bytes operation i carries.
-func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint64, submit func(context.Context, uint64) (opPending, error), done func(uint64, error)) window.Result {
+func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint64, submit func(context.Context, uint64) (store.Pending, error), done func(uint64, error)) window.Result {
 	slots := uint64(len(w.pending))
 	w.seen, w.from = 0, time.Now()
 	sub := func(ctx context.Context, i uint64) (window.Pending, error) {

@@ -63,7 +63,7 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 
 	var failed bool
 	var progress uint64 = dstOff
-	submit := func(ctx context.Context, i uint64) (opPending, error) {
+	submit := func(ctx context.Context, i uint64) (store.Pending, error) {
 		o := ops.at(i)
 		if err := c.awaitPins(ctx, i, o); err != nil {
 			return nil, err
@@ -172,15 +172,15 @@ func offloadOnly(segs []layout.Segment, src, dst layout.Layout, offload bool) er
 	return nil
 }
 
-// opPending is every operation a copy starts: a copy-from or a client
-// read-and-write. The window sees each complete (Ready) before its turn to
+// Every operation a copy starts (a copy-from or a client read-and-write)
+// is a store.Pending, which is a window.Readier. The window sees each complete (Ready) before its turn to
 // be collected comes; the automatic window learns from its Latency.
 // waitOnly hides an operation's Ready from the window, which then counts
 // it out of flight only once it has been waited on: a serial copy starts
 // operation i+1 only after operation i succeeded, never after a failure.
 // (A Readier lets the window start the next operation as soon as the one
 // ahead completes, before its result is looked at.)
-type waitOnly struct{ p opPending }
+type waitOnly struct{ p store.Pending }
 
 // Wait returns once the operation is complete as Ready tells it, too.
 func (w waitOnly) Wait() error {
@@ -188,13 +188,10 @@ func (w waitOnly) Wait() error {
 	return w.p.Wait()
 }
 
-type opPending interface {
-	window.Readier
-	Latency() time.Duration
-}
+var _ window.Readier = store.Pending(nil)
 
 // start submits one operation.
-func (c *copier) start(o op) (opPending, error) {
+func (c *copier) start(o op) (store.Pending, error) {
 	switch o.kind {
 	case opCopyFrom:
 		return c.copyFrom(o)
@@ -205,7 +202,7 @@ func (c *copier) start(o op) (opPending, error) {
 	}
 }
 
-func (c *copier) copyFrom(o op) (opPending, error) {
+func (c *copier) copyFrom(o op) (store.Pending, error) {
 	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
 	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects.Locate(srcOid), store.CopyOptions{
 		SrcVersion: c.pins.version(o.srcObj),
@@ -237,7 +234,7 @@ type copyFromPending struct {
 	srcOid, dstOid string
 }
 
-var _ opPending = (*copyFromPending)(nil)
+var _ store.Pending = (*copyFromPending)(nil)
 
 func (cp *copyFromPending) Ready() <-chan struct{} { return cp.p.Ready() }
 

@@ -51,9 +51,9 @@ func (p *bgPending) Ready() <-chan struct{} { return p.done }
 // Latency is the time from the start to the end of the read and write.
 func (p *bgPending) Latency() time.Duration { return p.latency }
 
-var _ opPending = (*bgPending)(nil)
+var _ store.Pending = (*bgPending)(nil)
 
-func (c *copier) background(f func(buf []byte) error) opPending {
+func (c *copier) background(f func(buf []byte) error) store.Pending {
 	p := &bgPending{done: make(chan struct{})}
 	start := time.Now()
 	go func() {

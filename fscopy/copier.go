@@ -88,18 +88,6 @@ type Options struct {
 	// destination pool: fault injection (package rados/faults) in tests
 	// and soak runs.
 	WrapObjects func(store.Objects) store.Objects
-	// afterWalkStat, in tests, runs right after a tree copy's walk has
-	// stat'ed a listed regular file (treeCopy.freshStat).
-	afterWalkStat func(src string)
-	// afterCopy, in tests, runs between a file's copy and the check that
-	// its source did not change.
-	afterCopy func(src string)
-	// afterRename, in tests, runs right after a file is renamed into
-	// place.
-	afterRename func(dst string)
-	// afterSettle, in tests, runs once a file put in place is settled
-	// and let go.
-	afterSettle func(dst string)
 }
 
 // Copier copies CephFS files over one connection and mount.
@@ -109,6 +97,7 @@ type Copier struct {
 	fs     *cephfs.FS
 	opts   Options
 	report func(Report)
+	hooks  hooks // none but in tests
 
 	mu    sync.Mutex
 	pools map[poolKey]*rados.Pool

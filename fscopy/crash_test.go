@@ -86,7 +86,8 @@ func crashChild(t *testing.T, src, dst string) {
 	e := &env{conn: conn, fs: fs}
 	var o fscopy.Options
 	o.Copy = copyOpts(4)
-	fscopy.SetAfterRename(&o, func(string) { os.Exit(86) })
-	r := e.copier(t, o, nil).CopyFile(ctx, src, dst)
+	var h fscopy.Hooks
+	h.AfterRename = func(string) { os.Exit(86) }
+	r := e.copierWith(t, o, nil, h).CopyFile(ctx, src, dst)
 	t.Fatalf("the copy returned (%v) without the hook's exit", r.Err)
 }

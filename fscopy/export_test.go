@@ -3,23 +3,22 @@ package fscopy
 import (
 	"context"
 	"path"
+
+	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/rados"
 )
 
-// SetAfterWalkStat installs a hook that runs right after a tree copy's
-// walk has stat'ed a listed regular file.
-func SetAfterWalkStat(o *Options, f func(src string)) { o.afterWalkStat = f }
+// Hooks are the points in a copy where a test acts, as another client
+// or a crash would.
+type Hooks = hooks
 
-// SetAfterCopy installs a hook that runs between a file's copy and the
-// check that its source did not change.
-func SetAfterCopy(o *Options, f func(src string)) { o.afterCopy = f }
-
-// SetAfterRename installs a hook that runs right after a file is renamed
-// into place.
-func SetAfterRename(o *Options, f func(dst string)) { o.afterRename = f }
-
-// SetAfterSettle installs a hook that runs once a file put in place is
-// settled and let go.
-func SetAfterSettle(o *Options, f func(dst string)) { o.afterSettle = f }
+// NewWithHooks is New with h installed.
+func NewWithHooks(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, report func(Report), h Hooks) *Copier {
+	c := New(engine, conn, fs, opts, report)
+	c.hooks = h
+	return c
+}
 
 // SettlesLetGo counts the files c let go still holding write caps, at the
 // settling's time limit (settle.go).

@@ -189,9 +189,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if err := file.Fsync(); err != nil {
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
-	if c.opts.afterCopy != nil {
-		c.opts.afterCopy(src)
-	}
+	c.hooks.afterCopy(src)
 	if err := c.checkSource(src, sst, snap); err != nil {
 		c.discard(file, sst.Size)
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
@@ -226,9 +224,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if err := old.relinkAll(dst, others); err != nil {
 		return err // the old inode keeps names: nothing written to it is lost
 	}
-	if c.opts.afterRename != nil {
-		c.opts.afterRename(dst)
-	}
+	c.hooks.afterRename(dst)
 	return old.check()
 }
 
@@ -622,8 +618,8 @@ func (c *Copier) verifyCopy(ctx context.Context, source radoscp.Source, d *trunc
 	if c.opts.Verify == "" || c.opts.Verify == verify.Off {
 		return nil
 	}
-	staging := verify.Side{Objects: d.Objects(), Layout: d.Layout(), Names: d.Names(), Size: d.EOF()}
-	res, err := verify.Check(ctx, c.opts.Verify, verify.Side(source), staging, cmp.Or(c.opts.Copy.Window, radoscp.DefaultWindow))
+	staging := radoscp.Source{Objects: d.Objects(), Layout: d.Layout(), Names: d.Names(), Size: d.EOF()}
+	res, err := verify.Check(ctx, c.opts.Verify, radoscp.Source(source), staging, cmp.Or(c.opts.Copy.Window, radoscp.DefaultWindow))
 	r.Verified = &res
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)

@@ -136,20 +136,21 @@ func TestTreeSourceChangedAfterWalk(t *testing.T) {
 		var newA []byte
 		var errA, errB error
 		o := fscopy.Options{IgnoreTimes: true}
-		fscopy.SetAfterWalkStat(&o, func(p string) {
+		var h fscopy.Hooks
+		h.AfterWalkStat = func(p string) {
 			if p == src+"/a" {
 				newA, errA = e.bufferWrite(t, p, 66, size)
 			}
-		})
+		}
 		changedB := make(chan struct{})
-		fscopy.SetAfterCopy(&o, func(p string) {
+		h.AfterCopy = func(p string) {
 			if p == src+"/b" {
 				_, errB = e.bufferWrite(t, p, 67, size)
 				close(changedB)
 			}
-		})
+		}
 		var reports []fscopy.Report
-		sum, err := copier.copier(t, o, &reports).Copy(ctx, src, dst, true)
+		sum, err := copier.copierWith(t, o, &reports, h).Copy(ctx, src, dst, true)
 		select {
 		case <-changedB:
 		default:

@@ -232,9 +232,7 @@ func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, s
 	if err := c.finish(file, src, sst, marks); err != nil {
 		return err
 	}
-	if c.opts.afterCopy != nil {
-		c.opts.afterCopy(src)
-	}
+	c.hooks.afterCopy(src)
 	if snap != nil {
 		if err := c.checkSnapshot(snap); err != nil {
 			c.discard(file, sst.Size)
@@ -251,9 +249,7 @@ func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, s
 		return err
 	}
 	c.remember(placed{dst: dst, ino: file.Ino(), src: sst, left: left})
-	if c.opts.afterSettle != nil {
-		c.opts.afterSettle(dst)
-	}
+	c.hooks.afterSettle(dst)
 	return nil
 }
 

@@ -97,7 +97,8 @@ func TestFreshTreeMDSFault(t *testing.T) {
 			o.Files = 1
 			var once sync.Once
 			ranged, staged := false, false
-			fscopy.SetAfterSettle(&o, func(p string) {
+			var h fscopy.Hooks
+			h.AfterSettle = func(p string) {
 				once.Do(func() {
 					st, err := e.fs.Lstat(p)
 					if err != nil {
@@ -114,8 +115,8 @@ func TestFreshTreeMDSFault(t *testing.T) {
 					test.StartDaemon(t, "mds."+active)
 					test.WaitMDSActive(t)
 				})
-			})
-			sum, err := e.copier(t, o, nil).Copy(ctx, src, dst, true)
+			}
+			sum, err := e.copierWith(t, o, nil, h).Copy(ctx, src, dst, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +146,8 @@ func TestFreshTreeSourceChanged(t *testing.T) {
 			o.Copy = copyOpts(4)
 			o.Files = 2
 			changed := src + "/f3"
-			fscopy.SetAfterCopy(&o, func(p string) {
+			var h fscopy.Hooks
+			h.AfterCopy = func(p string) {
 				if p == changed {
 					f, err := e.other.Open(changed, os.O_WRONLY|os.O_TRUNC, 0)
 					if err != nil {
@@ -157,8 +159,8 @@ func TestFreshTreeSourceChanged(t *testing.T) {
 					}
 					f.Close()
 				}
-			})
-			_, err := e.copier(t, o, nil).Copy(ctx, src, dst, true)
+			}
+			_, err := e.copierWith(t, o, nil, h).Copy(ctx, src, dst, true)
 			if err == nil {
 				t.Fatal("the copy succeeded although a source file changed during it")
 			}
@@ -208,12 +210,13 @@ func TestFreshTreeTwoCopies(t *testing.T) {
 			o.Copy = copyOpts(4)
 			var once sync.Once
 			var busy error
-			fscopy.SetAfterCopy(&o, func(string) {
+			var h fscopy.Hooks
+			h.AfterCopy = func(string) {
 				once.Do(func() {
 					_, busy = second.copier(t, fscopy.Options{Copy: copyOpts(4)}, nil).Copy(ctx, src, dst, true)
 				})
-			})
-			if _, err := e.copier(t, o, nil).Copy(ctx, src, dst, true); err != nil {
+			}
+			if _, err := e.copierWith(t, o, nil, h).Copy(ctx, src, dst, true); err != nil {
 				t.Fatal(err)
 			}
 			if !errors.Is(busy, fscopy.ErrBusy) || !strings.Contains(busy.Error(), fmt.Sprintf("radoscp pid %d", os.Getpid())) {

@@ -45,14 +45,19 @@ func newEnv(t *testing.T) *env {
 // copier makes a Copier on e's mount; its files settle before t's
 // cleanups unmount it.
 func (e *env) copier(t *testing.T, o fscopy.Options, reports *[]fscopy.Report) *fscopy.Copier {
-	c := fscopy.New(radoscp.NewEngine(nil, nil), e.conn, e.fs, o, func(r fscopy.Report) {
+	return e.copierWith(t, o, reports, fscopy.Hooks{})
+}
+
+// copierWith is copier with h installed.
+func (e *env) copierWith(t *testing.T, o fscopy.Options, reports *[]fscopy.Report, h fscopy.Hooks) *fscopy.Copier {
+	c := fscopy.NewWithHooks(radoscp.NewEngine(nil, nil), e.conn, e.fs, o, func(r fscopy.Report) {
 		if r.Err != nil {
 			t.Logf("%s: %v", r.Src, r.Err)
 		}
 		if reports != nil {
 			*reports = append(*reports, r)
 		}
-	})
+	}, h)
 	t.Cleanup(func() { fscopy.WaitSettled(c) })
 	return c
 }

@@ -81,7 +81,8 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 			o.Files = 1
 			var once sync.Once
 			ranged := false
-			fscopy.SetAfterSettle(&o, func(p string) {
+			var h fscopy.Hooks
+			h.AfterSettle = func(p string) {
 				once.Do(func() {
 					f, err := e.other.Open(p, os.O_WRONLY, 0)
 					if err != nil {
@@ -99,12 +100,12 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 					test.StartDaemon(t, "mds."+active)
 					test.WaitMDSActive(t)
 				})
-			})
+			}
 			var sum fscopy.Summary
 			var err error
 			if c.migrate {
 				dst, o.Pool = src, "cephfs_data2"
-				sum, err = e.copier(t, o, nil).Migrate(ctx, src)
+				sum, err = e.copierWith(t, o, nil, h).Migrate(ctx, src)
 			} else {
 				// Into an existing directory: each file through its
 				// staging file, settled. (A new target's files are
@@ -112,7 +113,7 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 				if err := e.fs.Mkdir(dst, 0o755); err != nil {
 					t.Fatal(err)
 				}
-				sum, err = e.copier(t, o, nil).Copy(ctx, src, dst, true)
+				sum, err = e.copierWith(t, o, nil, h).Copy(ctx, src, dst, true)
 				dst += "/src"
 			}
 			if err != nil {

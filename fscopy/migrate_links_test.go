@@ -46,7 +46,8 @@ func migrateLinkedMeanwhile(t *testing.T, fuse string, self bool) {
 			linked string // the file linked meanwhile
 		)
 		o := fscopy.Options{Pool: "cephfs_data2", Files: 1}
-		fscopy.SetAfterWalkStat(&o, func(src string) {
+		var h fscopy.Hooks
+		h.AfterWalkStat = func(src string) {
 			once.Do(func() {
 				linked = d + "/x"
 				if (src == linked) != self {
@@ -56,9 +57,9 @@ func migrateLinkedMeanwhile(t *testing.T, fuse string, self bool) {
 					t.Error(err)
 				}
 			})
-		})
+		}
 		var reports []fscopy.Report
-		sum, err := mountCopier(t, slow).copier(t, o, &reports).Migrate(ctx, d)
+		sum, err := mountCopier(t, slow).copierWith(t, o, &reports, h).Migrate(ctx, d)
 		if !errors.Is(err, fscopy.ErrLeftBehind) || !strings.Contains(fmt.Sprint(err), linked) {
 			t.Fatalf("migrate: %v; want %v naming %s", err, fscopy.ErrLeftBehind, linked)
 		}
@@ -119,16 +120,17 @@ func TestMigrateMovesWholeLinkGroups(t *testing.T) {
 		}
 		o := fscopy.Options{Pool: "cephfs_data2", Files: 1}
 		linkedLate := false
-		fscopy.SetAfterCopy(&o, func(src string) {
+		var h fscopy.Hooks
+		h.AfterCopy = func(src string) {
 			if src == d+"/late" {
 				linkedLate = true
 				if err := e.other.Link(src, elsewhere+"/late3"); err != nil {
 					t.Error(err)
 				}
 			}
-		})
+		}
 		var reports []fscopy.Report
-		sum, err := mountCopier(t, slow).copier(t, o, &reports).Migrate(ctx, d)
+		sum, err := mountCopier(t, slow).copierWith(t, o, &reports, h).Migrate(ctx, d)
 		if !errors.Is(err, fscopy.ErrLeftBehind) || !strings.Contains(err.Error(), d+"/out") {
 			t.Fatalf("migrate: %v (%+v); want %v naming %s/out", err, sum, fscopy.ErrLeftBehind, d)
 		}

@@ -69,7 +69,8 @@ func TestMigrate(t *testing.T) {
 	}
 
 	o := fscopy.Options{Pool: "cephfs_data2", Files: 2}
-	fscopy.SetAfterCopy(&o, func(src string) {
+	var h fscopy.Hooks
+	h.AfterCopy = func(src string) {
 		if src != e.path("changing") {
 			return
 		}
@@ -77,9 +78,9 @@ func TestMigrate(t *testing.T) {
 		f.WriteAt([]byte("x"), 0)
 		f.Fsync(gocephfs.SyncAll)
 		f.Close()
-	})
+	}
 	var reports []fscopy.Report
-	sum, err := e.copier(t, o, &reports).Migrate(ctx, e.dir)
+	sum, err := e.copierWith(t, o, &reports, h).Migrate(ctx, e.dir)
 	if err == nil {
 		t.Fatal("migrate with a changing file reported success")
 	}

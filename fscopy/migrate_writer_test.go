@@ -38,7 +38,8 @@ func TestMigrateKeepsWritesAcrossTheRename(t *testing.T) {
 		late := []byte("written after the rename")
 		wrote := false
 		o := fscopy.Options{Pool: "cephfs_data2"}
-		fscopy.SetAfterRename(&o, func(dst string) {
+		var h fscopy.Hooks
+		h.AfterRename = func(dst string) {
 			if _, err := f.WriteAt(late, 100); err != nil {
 				t.Error(err)
 			}
@@ -46,9 +47,9 @@ func TestMigrateKeepsWritesAcrossTheRename(t *testing.T) {
 				t.Error(err)
 			}
 			wrote = true
-		})
+		}
 		var reports []fscopy.Report
-		_, err = mountCopier(t, slow).copier(t, o, &reports).Migrate(ctx, e.dir)
+		_, err = mountCopier(t, slow).copierWith(t, o, &reports, h).Migrate(ctx, e.dir)
 		if !wrote {
 			t.Fatal("no file was renamed: the write across the rename was never made, the case is void")
 		}

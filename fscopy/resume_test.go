@@ -117,7 +117,8 @@ func TestSourceChangedDuringCopy(t *testing.T) {
 	src, dst := e.path("src"), e.path("dst")
 	e.write(t, src, nil, 0o640, map[uint64][]byte{0: test.RandomData(33, 9<<20)})
 	var o fscopy.Options
-	fscopy.SetAfterCopy(&o, func(string) {
+	var h fscopy.Hooks
+	h.AfterCopy = func(string) {
 		f, err := e.other.Open(src, os.O_WRONLY, 0)
 		if err != nil {
 			t.Error(err)
@@ -126,9 +127,9 @@ func TestSourceChangedDuringCopy(t *testing.T) {
 		f.WriteAt([]byte("changed"), 100)
 		f.Fsync(gocephfs.SyncAll)
 		f.Close()
-	})
+	}
 	var reports []fscopy.Report
-	_, err := e.copier(t, o, &reports).Copy(ctx, src, dst, false)
+	_, err := e.copierWith(t, o, &reports, h).Copy(ctx, src, dst, false)
 	if err == nil || !errors.Is(reports[0].Err, fscopy.ErrSourceChanged) {
 		t.Fatalf("copy of a changing source: %v, report %+v", err, reports)
 	}

@@ -71,9 +71,7 @@ func (c *Copier) settle(ctx context.Context, dst string, ino uint64, st cephfs.S
 	}
 	c.settleThen(ctx, dst, st, at, func(left cephfs.Stat, _ time.Time) {
 		c.remember(placed{dst: dst, ino: ino, src: st, left: left})
-		if c.opts.afterSettle != nil {
-			c.opts.afterSettle(dst)
-		}
+		c.hooks.afterSettle(dst)
 	})
 }
 

@@ -38,16 +38,17 @@ func TestSettleKeepsOtherClientsChanges(t *testing.T) {
 				e.write(t, src, nil, 0o644, map[uint64][]byte{0: test.RandomData(70, 5<<20+11)})
 				want := ""
 				o := fscopy.Options{}
-				fscopy.SetAfterRename(&o, func(placed string) {
+				var h fscopy.Hooks
+				h.AfterRename = func(placed string) {
 					args := append(append([]string{}, c.change[1:]...), fuse+placed)
 					test.Run(t, c.change[0], args...)
 					want = stat(placed)
-				})
-				cp := copier.copier(t, o, nil)
+				}
+				cp := copier.copierWith(t, o, nil, h)
 				if c.migrate {
 					dst = src
 					o.Pool = "cephfs_data2"
-					cp = copier.copier(t, o, nil)
+					cp = copier.copierWith(t, o, nil, h)
 					if _, err := cp.Migrate(ctx, src); err != nil {
 						t.Fatal(err)
 					}

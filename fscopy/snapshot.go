@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -15,19 +16,8 @@ import (
 // rather than one snapshot.
 var ErrSnapshot = errors.New("path inside a CephFS snapshot")
 
-// defaultSnapDir is the name of the snapshot directory unless the client
-// is configured otherwise (client_snapdir).
-const defaultSnapDir = ".snap"
-
 // snapDir is the snapshot directory's name for this client.
-func (c *Copier) snapDir() string {
-	if c.conn != nil {
-		if v, err := c.conn.Raw().GetConfigOption("client_snapdir"); err == nil && v != "" {
-			return v
-		}
-	}
-	return defaultSnapDir
-}
+func (c *Copier) snapDir() string { return cephfs.SnapDir(c.conn) }
 
 // inSnapshot says whether path p has a component named snapdir.
 func inSnapshot(p, snapdir string) bool {

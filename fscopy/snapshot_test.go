@@ -103,11 +103,12 @@ func TestCopyFromRemovedSnapshot(t *testing.T) {
 	snap := e.snapshot(t, "s1")
 	var o fscopy.Options
 	removed := false
-	fscopy.SetAfterCopy(&o, func(string) {
+	var h fscopy.Hooks
+	h.AfterCopy = func(string) {
 		e.removeSnapshot(t, snap)
 		removed = true
-	})
-	_, err := e.copier(t, o, nil).Copy(ctx, snap+"/f", e.path("copy"), false)
+	}
+	_, err := e.copierWith(t, o, nil, h).Copy(ctx, snap+"/f", e.path("copy"), false)
 	if !removed {
 		t.Fatal("the snapshot was not removed during the copy")
 	}

@@ -403,9 +403,7 @@ func (t *treeCopy) restat(src string, listed cephfs.Stat) (cephfs.Stat, error) {
 		return listed, nil
 	}
 	st, err := t.c.fs.Lstat(src)
-	if t.c.opts.afterWalkStat != nil {
-		t.c.opts.afterWalkStat(src)
-	}
+	t.c.hooks.afterWalkStat(src)
 	if err != nil {
 		return listed, err
 	}

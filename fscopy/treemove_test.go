@@ -26,7 +26,8 @@ func TestTreeCopyFindsWhatMovedIntoAListedDirectory(t *testing.T) {
 		var once sync.Once
 		moved := false
 		o := fscopy.Options{Files: 1}
-		fscopy.SetAfterWalkStat(&o, func(p string) {
+		var h fscopy.Hooks
+		h.AfterWalkStat = func(p string) {
 			if p != src+"/a/x" {
 				return
 			}
@@ -38,9 +39,9 @@ func TestTreeCopyFindsWhatMovedIntoAListedDirectory(t *testing.T) {
 				}
 				moved = true
 			})
-		})
+		}
 		var reports []fscopy.Report
-		sum, err := mountCopier(t, slow).copier(t, o, &reports).Copy(ctx, src, dst, true)
+		sum, err := mountCopier(t, slow).copierWith(t, o, &reports, h).Copy(ctx, src, dst, true)
 		if !moved {
 			t.Fatal("the walk never stat'ed src/a/x: nothing was moved, the case is void")
 		}

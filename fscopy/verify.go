@@ -181,8 +181,8 @@ func (c *Copier) verifyData(ctx context.Context, src, dst string, s, d cephfs.St
 	}
 	mode := cmp.Or(c.opts.Verify, verify.OSD)
 	v.Data, v.Err = verify.Check(ctx, mode,
-		verify.Side{Objects: sp, Layout: sl.Layout, Names: layout.CephFS(s.Ino), Size: s.Size},
-		verify.Side{Objects: dp, Layout: dl.Layout, Names: layout.CephFS(d.Ino), Size: d.Size},
+		radoscp.Source{Objects: sp, Layout: sl.Layout, Names: layout.CephFS(s.Ino), Size: s.Size},
+		radoscp.Source{Objects: dp, Layout: dl.Layout, Names: layout.CephFS(d.Ino), Size: d.Size},
 		cmp.Or(c.opts.Copy.Window, radoscp.DefaultWindow))
 	for _, diff := range v.Data.Differences {
 		v.Differences = append(v.Differences, diff.String())

@@ -76,8 +76,8 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 	}
 	out.Result = res
 	if cerr == nil && req.Verify != verify.Off {
-		v, verr := verify.Check(ctx, req.Verify, verify.Side(src),
-			verify.Side{Objects: dst.Objects(), Layout: dst.Layout(), Names: dst.Names(), Size: dst.EOF()}, req.VerifyWindow)
+		v, verr := verify.Check(ctx, req.Verify, radoscp.Source(src),
+			radoscp.Source{Objects: dst.Objects(), Layout: dst.Layout(), Names: dst.Names(), Size: dst.EOF()}, req.VerifyWindow)
 		out.Verified = &v
 		if cerr = VerifyError(v, verr); cerr != nil {
 			cerr = fmt.Errorf("%w; the copy is published as it is", cerr)

@@ -275,6 +275,9 @@ func TestManyCopiesInFlight(t *testing.T) {
 			t.Fatalf("object %d differs", i)
 		}
 	}
+	if copies, _ := rados.PendingCallbacks(); copies != 0 {
+		t.Errorf("%d copies left registered after every copy completed", copies)
+	}
 }
 
 // Closing a connection with copies nobody waited for must wait for them,

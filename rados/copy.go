@@ -2,7 +2,6 @@ package rados
 
 import (
 	"errors"
-	"sync"
 	"syscall"
 	"time"
 	"unsafe"
@@ -44,12 +43,9 @@ type Copy struct {
 	ready   chan struct{} // closed when the copy has completed
 }
 
-// inFlight maps the ids C reports completions by to their copies.
-var inFlight struct {
-	sync.Mutex
-	next   uint64
-	copies map[uint64]*Copy
-}
+// copiesInFlight are the copies in flight, by the ids C reports their
+// completions by.
+var copiesInFlight callbacks[*Copy]
 
 // CopyFrom submits a copy of src/srcOid over p/dstOid (ObjectWriteOperation::
 // copy_from2 + IoCtx::aio_operate), with the destination generation on the
@@ -87,20 +83,11 @@ func (p *Pool) CopyFrom(dstOid string, src *Pool, srcOid string, o store.CopyOpt
 	// Registered before submission: the callback may come before
 	// radoscp_copy_submit returns.
 	c.track(cp)
-	inFlight.Lock()
-	inFlight.next++
-	cp.id = inFlight.next
-	if inFlight.copies == nil {
-		inFlight.copies = map[uint64]*Copy{}
-	}
-	inFlight.copies[cp.id] = cp
-	inFlight.Unlock()
+	cp.id = copiesInFlight.add(cp)
 	ret := C.radoscp_copy_submit(C.rados_ioctx_t(p.io.Pointer()), C.rados_ioctx_t(src.io.Pointer()),
 		&args, C.uint64_t(cp.id))
 	if ret < 0 {
-		inFlight.Lock()
-		delete(inFlight.copies, cp.id)
-		inFlight.Unlock()
+		copiesInFlight.take(cp.id)
 		c.untrack(cp)
 		e := &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
 		if e.Errno == errLayout {
@@ -121,10 +108,6 @@ func (p *Pool) librarySnap() uint64 {
 	return p.snap
 }
 
-// forceLayoutMismatch makes the probe report what a librados building
-// unrecognised ops would: for tests only.
-var forceLayoutMismatch bool
-
 // offloadAvailable probes, once per connection, that the COPY_FROM2 op this
 // librados builds is the one radoscp knows how to set the truncate flag on
 // (radoscp_copy_probe: the op is built and checked, never sent). If it is
@@ -134,15 +117,18 @@ var forceLayoutMismatch bool
 // instead of a hard EPROTO on every copy.
 func (c *Conn) offloadAvailable(p *Pool) error {
 	c.probe.Do(func() {
-		ret := C.radoscp_copy_probe(C.rados_ioctx_t(p.io.Pointer()))
-		if forceLayoutMismatch {
-			ret = -C.RADOSCP_ELAYOUT
-		}
-		if syscall.Errno(-ret) == errLayout {
-			c.probeErr = errors.New("this librados builds COPY_FROM2 ops radoscp does not recognise, so the truncate generation cannot be sent with them: offload is not available on this connection")
-		}
+		c.probeErr = probeVerdict(syscall.Errno(-C.radoscp_copy_probe(C.rados_ioctx_t(p.io.Pointer()))))
 	})
 	return c.probeErr
+}
+
+// probeVerdict is what radoscp_copy_probe's errno means for the
+// connection's copy-froms: none when the probe passed (0).
+func probeVerdict(errno syscall.Errno) error {
+	if errno == errLayout {
+		return errors.New("this librados builds COPY_FROM2 ops radoscp does not recognise, so the truncate generation cannot be sent with them: offload is not available on this connection")
+	}
+	return nil
 }
 
 // radoscpCopyDone is librados' completion callback for copy id (called from
@@ -152,11 +138,8 @@ func (c *Conn) offloadAvailable(p *Pool) error {
 //
 //export radoscpCopyDone
 func radoscpCopyDone(id C.uint64_t, ret C.int, latencyNs C.uint64_t) {
-	inFlight.Lock()
-	cp := inFlight.copies[uint64(id)]
-	delete(inFlight.copies, uint64(id))
-	inFlight.Unlock()
-	if cp == nil {
+	cp, ok := copiesInFlight.take(uint64(id))
+	if !ok {
 		return // cannot happen: every id is registered before submission
 	}
 	cp.latency = time.Duration(latencyNs)

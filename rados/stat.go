@@ -1,7 +1,6 @@
 package rados
 
 import (
-	"sync"
 	"time"
 	"unsafe"
 
@@ -14,13 +13,9 @@ import (
 */
 import "C"
 
-// statsInFlight maps the ids C reports stat completions by to their
-// callbacks, as inFlight does for copies.
-var statsInFlight struct {
-	sync.Mutex
-	next uint64
-	done map[uint64]pendingStat
-}
+// statsInFlight are the stats in flight, by the ids C reports their
+// completions by.
+var statsInFlight callbacks[pendingStat]
 
 type pendingStat struct {
 	pool *Pool
@@ -41,23 +36,14 @@ func (p *Pool) StatAsync(oid string, done func(store.ObjectStat, error)) error {
 	}
 	defer p.conn.leave()
 	p.conn.stats.Add(1)
-	statsInFlight.Lock()
-	statsInFlight.next++
-	id := statsInFlight.next
-	if statsInFlight.done == nil {
-		statsInFlight.done = map[uint64]pendingStat{}
-	}
 	// Registered before submission: the callback may come before
 	// radoscp_stat_submit returns.
-	statsInFlight.done[id] = pendingStat{pool: p, oid: oid, done: done}
-	statsInFlight.Unlock()
+	id := statsInFlight.add(pendingStat{pool: p, oid: oid, done: done})
 	coid := C.CString(oid)
 	defer C.free(unsafe.Pointer(coid))
 	ret := C.radoscp_stat_submit(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), C.uint64_t(id))
 	if ret < 0 {
-		statsInFlight.Lock()
-		delete(statsInFlight.done, id)
-		statsInFlight.Unlock()
+		statsInFlight.take(id)
 		p.conn.stats.Done()
 		return errnoError("stat", p.Ref(oid), int(ret))
 	}
@@ -69,10 +55,7 @@ func (p *Pool) StatAsync(oid string, done func(store.ObjectStat, error)) error {
 //
 //export radoscpStatDone
 func radoscpStatDone(id C.uint64_t, ret C.int, size C.uint64_t, sec, nsec C.int64_t, version C.uint64_t) {
-	statsInFlight.Lock()
-	s, ok := statsInFlight.done[uint64(id)]
-	delete(statsInFlight.done, uint64(id))
-	statsInFlight.Unlock()
+	s, ok := statsInFlight.take(uint64(id))
 	if !ok {
 		return // cannot happen: every id is registered before submission
 	}

@@ -79,6 +79,9 @@ func TestStatAsyncAnswersAsStat(t *testing.T) {
 			if a := got[objects]; a.calls != 1 || !errors.Is(a.err, store.ErrNotFound) {
 				t.Errorf("missing object: done called %d times with %v; want once with ErrNotFound", a.calls, a.err)
 			}
+			if _, stats := rados.PendingCallbacks(); stats != 0 {
+				t.Errorf("%d stats left registered after every stat completed", stats)
+			}
 		})
 	}
 }

@@ -22,7 +22,7 @@ const CopyLockName = "radoscp.copy"
 // LockDuration is how long a copy's lock outlives its last renewal: a
 // killed copy's lock expires this long after it died. A live copy renews
 // it every LockDuration/3.
-var LockDuration = 30 * time.Second
+const LockDuration = 30 * time.Second
 
 // Holder is who holds a copy lock, as its cookie says: the host, pid and
 // start of the radoscp process that took it.

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -19,7 +20,7 @@ const chunk = 4 << 20
 // the checksum op. Every byte crosses the client twice (ClientBytes says
 // so). Missing objects and bytes past an object's end read as zeros, as
 // in a file.
-func CompareClient(ctx context.Context, src, dst Side, width int) (Result, error) {
+func CompareClient(ctx context.Context, src, dst radoscp.Source, width int) (Result, error) {
 	var res Result
 	if src.Size != dst.Size {
 		res.Differences = append(res.Differences, Difference{What: fmt.Sprintf("size %d, the source's %d", dst.Size, src.Size)})
@@ -70,7 +71,7 @@ func CompareClient(ctx context.Context, src, dst Side, width int) (Result, error
 }
 
 // readRange reads file bytes [off, off+n) of s.
-func readRange(s Side, off, n uint64) ([]byte, error) {
+func readRange(s radoscp.Source, off, n uint64) ([]byte, error) {
 	out := make([]byte, n)
 	for ext := range s.Layout.Extents(off, n) {
 		at := ext.FileOff - off

@@ -6,19 +6,11 @@ import (
 	"fmt"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/window"
 )
-
-// Side is one end of a comparison: a file's objects, layout, naming and
-// size.
-type Side struct {
-	Objects store.Objects
-	Layout  layout.Layout
-	Names   layout.Namer
-	Size    uint64
-}
 
 // Difference is one place where the destination is not the source.
 type Difference struct {
@@ -82,7 +74,7 @@ const replyBytes = 64
 // Compare checks dst against src, window checksums in flight at once.
 // Errors other than differences (a pool that cannot be read, EPERM) fail
 // the comparison: nothing is reported as the same that was not compared.
-func Compare(ctx context.Context, src, dst Side, width int) (Result, error) {
+func Compare(ctx context.Context, src, dst radoscp.Source, width int) (Result, error) {
 	var res Result
 	if src.Layout != dst.Layout {
 		return res, fmt.Errorf("%w (source %s, destination %s)", ErrLayouts, src.Layout, dst.Layout)
@@ -142,7 +134,7 @@ type objResult struct {
 
 // compareObject compares object i, which holds want bytes in a file of the
 // compared size, on both sides.
-func compareObject(src, dst Side, i, want uint64) objResult {
+func compareObject(src, dst radoscp.Source, i, want uint64) objResult {
 	var r objResult
 	soid, doid := src.Names.ObjectName(i), dst.Names.ObjectName(i)
 	sst, serr := src.Objects.Stat(soid)
@@ -227,7 +219,7 @@ func zeroSum(n uint64) uint64 {
 // checkAbsent checks that destination object i, past the compared ones,
 // holds no more than want bytes (its length in a file of the
 // destination's size).
-func checkAbsent(dst Side, i, want uint64) objResult {
+func checkAbsent(dst radoscp.Source, i, want uint64) objResult {
 	var r objResult
 	st, err := dst.Objects.Stat(dst.Names.ObjectName(i))
 	r.ops++

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/rados/fake"
 	"github.com/radoscp/radoscp/store"
@@ -17,7 +18,7 @@ import (
 var l = layout.Layout{StripeUnit: 64 << 10, StripeCount: 2, ObjectSize: 128 << 10}
 
 // file writes data as a dense file of layout l named prefix.
-func file(t *testing.T, p store.Objects, prefix string, data []byte) verify.Side {
+func file(t *testing.T, p store.Objects, prefix string, data []byte) radoscp.Source {
 	t.Helper()
 	names := layout.Prefix(prefix)
 	for ext := range l.Extents(0, uint64(len(data))) {
@@ -25,7 +26,7 @@ func file(t *testing.T, p store.Objects, prefix string, data []byte) verify.Side
 			t.Fatal(err)
 		}
 	}
-	return verify.Side{Objects: p, Layout: l, Names: names, Size: uint64(len(data))}
+	return radoscp.Source{Objects: p, Layout: l, Names: names, Size: uint64(len(data))}
 }
 
 // corruptions are the ways a destination can differ from its source; each
@@ -86,7 +87,7 @@ func run(t *testing.T, a, b store.Objects, prefix string) {
 	t.Run("holes on both sides", func(t *testing.T) {
 		s := file(t, a, prefix+"hsrc", data)
 		d := file(t, b, prefix+"hdst", data)
-		for _, side := range []verify.Side{s, d} {
+		for _, side := range []radoscp.Source{s, d} {
 			if err := side.Objects.Remove(side.Names.ObjectName(2)); err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +140,7 @@ func TestCompareClientAcrossLayouts(t *testing.T) {
 	data := test.RandomData(2, int(3*l.SetSize()-5000))
 	src := file(t, a, "src", data)
 	other := layout.Layout{StripeUnit: 64 << 10, StripeCount: 1, ObjectSize: 64 << 10}
-	dst := verify.Side{Objects: b, Layout: other, Names: layout.Prefix("dst"), Size: uint64(len(data))}
+	dst := radoscp.Source{Objects: b, Layout: other, Names: layout.Prefix("dst"), Size: uint64(len(data))}
 	for ext := range other.Extents(0, dst.Size) {
 		if err := b.Write(dst.Names.ObjectName(ext.ObjectNo), data[ext.FileOff:ext.FileOff+ext.Length], ext.ObjectOff); err != nil {
 			t.Fatal(err)

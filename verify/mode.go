@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -40,7 +41,7 @@ var ErrCannotVerify = errors.New("cannot verify by OSD checksums")
 // back silently: reading everything through the client is what
 // verification by checksums exists to avoid, and is done only when asked
 // for (Client).
-func Check(ctx context.Context, m Mode, src, dst Side, width int) (Result, error) {
+func Check(ctx context.Context, m Mode, src, dst radoscp.Source, width int) (Result, error) {
 	switch m {
 	case Client:
 		return CompareClient(ctx, src, dst, width)

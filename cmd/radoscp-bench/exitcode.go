@@ -1,42 +1,28 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/radoscp/radoscp/cmd/internal/cli"
 )
 
 // Exit codes: radoscp's, less exitPartial (a benchmark publishes nothing).
 const (
-	exitOK     = 0
-	exitFailed = 1 // a contender or the set-up failed
-	exitUsage  = 2 // invalid input, found before anything was written
+	exitOK     = cli.ExitOK
+	exitFailed = cli.ExitFailed // a contender or the set-up failed
+	exitUsage  = cli.ExitUsage  // invalid input, found before anything was written
 )
 
 // usageError marks an error in what the user asked for.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+type usageError = cli.UsageError
 
 // usage wraps a formatted message as invalid input.
-func usage(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
+func usage(format string, args ...any) error { return cli.Usage(format, args...) }
 
 // exitCode classifies err; the one place errors become exit codes.
-func exitCode(err error) int {
-	var u usageError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &u):
-		return exitUsage
-	default:
-		return exitFailed
-	}
-}
+func exitCode(err error) int { return cli.ExitCode(err) }
 
 // report prints err as one line on w.
 func report(w io.Writer, err error) {

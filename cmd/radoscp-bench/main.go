@@ -12,10 +12,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// started is set when a command's own code begins, so errors cobra raises
-// before that are classified as usage errors.
-var started bool
-
 func main() {
 	root := &cobra.Command{
 		Use:           "radoscp-bench",
@@ -23,11 +19,16 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// started is set when a command's own code begins (after cobra's
+	// checks of flags and arguments), so errors cobra raises before that
+	// are classified as usage errors.
+	started := false
+	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	root.AddCommand(newRunCommand(), newReportCommand())
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{Err: err} })
 	err := root.Execute()
 	if err != nil && !started {
-		err = usageError{err}
+		err = usageError{Err: err}
 	}
 	report(os.Stderr, err)
 	os.Exit(exitCode(err))

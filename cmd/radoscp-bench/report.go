@@ -36,7 +36,6 @@ just this, from the results in docs/bench/.`,
 	fl.StringVar(&f.engine, "engine", "", "output of go test -bench for the engine, to include")
 	fl.StringVar(&f.splice, "splice", "", "file whose bench-results markers get the report")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		started = true
 		if f.out == "" {
 			return usage("report needs --out")
 		}

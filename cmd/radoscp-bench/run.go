@@ -109,20 +109,19 @@ unless --keep.`,
 	_ = fl.MarkHidden("one")
 	_ = fl.MarkHidden("dst-prefix")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		started = true
 		cfg, _, err := loader.Load()
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		if err := applyScenario(&f, &cfg, cmd.Flags().Changed); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		if err := onlyForFSScenario(f, cmd.Flags().Changed); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		plan, err := parseBench(f, cfg.ObjectSize)
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		if err := checkModes(cfg, plan); err != nil {
 			return err

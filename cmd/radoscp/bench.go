@@ -12,8 +12,8 @@ func newBenchCommand() *cobra.Command {
 		Short:              "Moved to radoscp-bench",
 		Hidden:             true,
 		DisableFlagParsing: true,
-		RunE: func(*cobra.Command, []string) error {
-			started = true
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			start(cmd)
 			return usage("bench is a command of its own: radoscp-bench run (the same flags) and radoscp-bench report; make build-bench builds bin/radoscp-bench")
 		},
 	}

@@ -29,10 +29,10 @@ func exactArgs(n int, takes string) cobra.PositionalArgs {
 // otherwise fail only at the end (the metrics textfile's directory) and
 // the progress flags, and applies --no-progress.
 func loadConfig(cmd *cobra.Command, loader *config.Loader, noProgress bool) (config.Config, error) {
-	started = true
+	start(cmd)
 	cfg, _, err := loader.Load()
 	if err != nil {
-		return cfg, usageError{err}
+		return cfg, usageError{Err: err}
 	}
 	if err := invocationOf(cmd).configured(cfg); err != nil {
 		return cfg, err

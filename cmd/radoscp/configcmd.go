@@ -20,10 +20,10 @@ environment (RADOSCP_WINDOW, ...), flags.`,
 	}
 	loader := config.Bind(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		started = true
+		start(cmd)
 		cfg, _, err := loader.Load()
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE")

@@ -77,7 +77,7 @@ copy complete but --max-delete stopped its --delete.`,
 		}
 		req, err := parseCpRequest(args, f, cmd.Flags().Changed("length"))
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		if req.src.Scheme == address.CephFS {
 			return runFSCopy(ctx, cmd, cfg, f, req)

@@ -7,30 +7,26 @@ import (
 	"strings"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/cmd/internal/cli"
 	"github.com/radoscp/radoscp/objcopy"
 )
 
 // Exit codes, for scripts and scheduled jobs.
 const (
-	exitOK      = 0 // everything copied
-	exitFailed  = 1 // failed with nothing copied
-	exitUsage   = 2 // invalid input, found before anything was written
-	exitPartial = 3 // a prefix was copied and published, then a failure
+	exitOK      = cli.ExitOK     // everything copied
+	exitFailed  = cli.ExitFailed // failed with nothing copied
+	exitUsage   = cli.ExitUsage  // invalid input, found before anything was written
+	exitPartial = 3              // a prefix was copied and published, then a failure
 	// exitDeleteLimit: a tree copy complete, its --delete stopped by
 	// --max-delete (rsync's 25): the target holds more than the source.
 	exitDeleteLimit = 4
 )
 
 // usageError marks an error in what the user asked for.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+type usageError = cli.UsageError
 
 // usage wraps err (or a formatted message) as invalid input.
-func usage(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
+func usage(format string, args ...any) error { return cli.Usage(format, args...) }
 
 // partialError is a failure after some bytes were copied and published.
 type partialError struct{ err error }

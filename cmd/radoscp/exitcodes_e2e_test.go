@@ -63,7 +63,7 @@ func TestE2EJobMetrics(t *testing.T) {
 		t.Fatalf("after a copy:\n%s", test.Run(t, "cat", prom))
 	}
 	r := runCmd(t, nil, append([]string{"cp", "--keyring", t.TempDir() + "/none"}, args[1:]...)...)
-	if r.code != 1 || metric("radoscp_job_success") != "0" || metric("radoscp_job_exit_code") != "1" || metric("radoscp_job_copied_bytes") != "0" {
+	if r.code != 2 || metric("radoscp_job_success") != "0" || metric("radoscp_job_exit_code") != "2" || metric("radoscp_job_copied_bytes") != "0" {
 		t.Fatalf("after a failed connect (exit %d):\n%s", r.code, test.Run(t, "cat", prom))
 	}
 }

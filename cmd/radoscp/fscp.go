@@ -72,10 +72,10 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	}
 	var err error
 	if o.Sync, err = fscopy.ParseSync(f.sync); err != nil {
-		return o, usageError{err}
+		return o, usageError{Err: err}
 	}
 	if o.Verify, err = verify.ParseMode(f.verify); err != nil {
-		return o, usageError{err}
+		return o, usageError{Err: err}
 	}
 	if o.Shard, err = parseShard(f.shard, true); err != nil {
 		return o, err
@@ -86,7 +86,7 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	if cmd.Flags().Changed("object-size") || cmd.Flags().Changed("stripe-unit") || cmd.Flags().Changed("stripe-count") {
 		l, err := flagLayout(cfg)
 		if err != nil {
-			return o, usageError{err}
+			return o, usageError{Err: err}
 		}
 		o.Striping = &l
 	}
@@ -155,7 +155,7 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 	case stopped && copied:
 		return reported(partialError{err})
 	case errors.Is(err, fscopy.ErrUsage):
-		return reported(usageError{err})
+		return reported(usageError{Err: err})
 	case errors.Is(err, fscopy.ErrMaxDelete):
 		return reported(deleteLimitError{err})
 	case err != nil && sum.Files > 0:
@@ -192,7 +192,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	src := contentsPath(req.src)
 	if o.Resume {
 		if err := c.CheckResume(src, req.dst.Path); err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 	}
 	prog.count(ctx, c, req.src.Path) // a dry run too: its frames show the tree's total
@@ -234,7 +234,7 @@ system's data pools.`,
 		}
 		a, err := address.Parse(args[0])
 		if err != nil {
-			return usageError{err}
+			return usageError{Err: err}
 		}
 		if a.Scheme != address.CephFS {
 			return usage("migrate moves CephFS files: expected cephfs:/PATH, got %s", a)

@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/radoscp/radoscp/cmd/internal/cli"
 )
 
 // invocation is one run of radoscp: what its commands share, made by main
@@ -24,14 +25,22 @@ type invocation struct {
 	// connecting is set while radoscp waits for a monitor, when nothing
 	// has been written and an interrupt can exit at once.
 	connecting atomic.Bool
-	// keyringWarning is printed at most once per run: a batch connects
-	// once, but a warning per copy would bury the results.
-	keyringWarning sync.Once
+	// connector connects, warning of an open keyring once per run.
+	connector *cli.Connector
+	// started is set when a command's own code begins, so errors cobra
+	// raises before that are classified as usage errors.
+	started bool
 }
 
 func newInvocation() *invocation {
-	return &invocation{stderr: &statusLine{}, job: &job{start: time.Now()}}
+	stderr := &statusLine{}
+	return &invocation{stderr: stderr, job: &job{start: time.Now()},
+		connector: &cli.Connector{Program: "radoscp", Warnings: stderr}}
 }
+
+// start marks cmd's own code as begun: its errors are its own, not
+// cobra's.
+func start(cmd *cobra.Command) { invocationOf(cmd).started = true }
 
 type invocationKey struct{}
 

@@ -9,10 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// started is set when a command's own code begins, so errors cobra raises
-// before that are classified as usage errors.
-var started bool
-
 func main() {
 	root := &cobra.Command{
 		Use:           "radoscp",
@@ -27,12 +23,12 @@ func main() {
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand(),
 		newSubvolumeCommand(), newReportCommand())
 	root.AddCommand(newManCommand(root))
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagError(c, err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{Err: flagError(c, err)} })
 	err := root.ExecuteContext(withInvocation(context.Background(), inv))
-	if err != nil && !started {
+	if err != nil && !inv.started {
 		// Cobra failed before any command ran: unknown command,
 		// wrong arguments, bad flags.
-		err = usageError{cobraWords(err)}
+		err = usageError{Err: cobraWords(err)}
 	}
 	printFailureJSON(os.Stdout, os.Args[1:], inv.json, err)
 	report(inv.stderr, err)

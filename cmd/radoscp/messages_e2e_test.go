@@ -31,16 +31,17 @@ func TestE2EUsageMessages(t *testing.T) {
 	}
 }
 
-// A key that cannot be found names the entity and the keyring looked in.
+// A key that cannot be found names the entity and the keyring looked in;
+// a keyring that does not exist is invalid input, as a missing -c is.
 func TestE2EKeyringMessages(t *testing.T) {
 	conf := test.Conf(t)
 	missing := t.TempDir() + "/none.keyring"
 	r := runCmd(t, nil, "cp", "-c", conf, "--keyring", missing, "--length", "1M", "rados:radoscp-a/x", "rados:radoscp-b/y")
-	if r.code != 1 || !strings.Contains(r.stderr, "as client.admin with --keyring "+missing+" (missing)") {
+	if r.code != 2 || !strings.Contains(r.stderr, "as client.admin with --keyring "+missing+" (missing)") {
 		t.Errorf("--keyring missing: exit %d: %s", r.code, r.stderr)
 	}
 	r = runCmd(t, nil, "cp", "-c", conf, "--id", "nobody", "--length", "1M", "rados:radoscp-a/x", "rados:radoscp-b/y")
-	if r.code != 1 || !regexp.MustCompile(`as client\.nobody with keyring \S+ceph\.client\.nobody\.keyring \(missing\)`).MatchString(r.stderr) {
+	if r.code != 2 || !regexp.MustCompile(`as client\.nobody with keyring \S+ceph\.client\.nobody\.keyring \(missing\)`).MatchString(r.stderr) {
 		t.Errorf("--id nobody: exit %d: %s", r.code, r.stderr)
 	}
 }

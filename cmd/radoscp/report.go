@@ -41,12 +41,12 @@ final pass found something, 2 a FILE that cannot be read or is not the
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the merged report as one JSON object")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		started = true
+		start(cmd)
 		var runs []shardRun
 		for _, name := range args {
 			r, err := readShardRun(cmd.InOrStdin(), name)
 			if err != nil {
-				return usageError{err}
+				return usageError{Err: err}
 			}
 			runs = append(runs, r)
 		}

@@ -35,7 +35,7 @@ func newRunnerWith(inv *invocation, cfg config.Config, options map[string]string
 	session, err := newSession(inv, cfg)
 	if err != nil {
 		conn.Close()
-		return nil, usageError{err}
+		return nil, usageError{Err: err}
 	}
 	engine := radoscp.NewEngine(session.observer(), session.log)
 	started := func(length uint64) func() { return session.progress(length).finish }
@@ -101,26 +101,11 @@ func copyOptions(cfg config.Config) radoscp.Options {
 		Throttle: radoscp.NewThrottle(float64(cfg.MaxRate), float64(cfg.MaxOps), nil)}
 }
 
-// connectWith connects with extra librados options.
+// connectWith connects with extra librados options, marking the wait for
+// a monitor.
 func connectWith(inv *invocation, cfg config.Config, options map[string]string) (*rados.Conn, error) {
-	if err := checkConf(cfg); err != nil {
-		return nil, err
-	}
 	defer inv.waitingForMonitor(inv.stderr, cfg)()
-	conn, err := rados.Connect(rados.ConnConfig{
-		Options:        options,
-		ConfPath:       cfg.Conf,
-		ID:             cfg.ID,
-		Name:           cfg.Name,
-		Keyring:        cfg.Keyring,
-		ConnectTimeout: cfg.ConnectTimeout,
-		OpTimeout:      cfg.OpTimeout,
-	})
-	if err != nil {
-		return nil, keyringError(cfg, err)
-	}
-	inv.warnOpenKeyring(inv.stderr, conn, cfg.Keyring)
-	return conn, nil
+	return inv.connector.Connect(cfg, options)
 }
 
 // flagLayout is the layout given by --object-size, --stripe-unit and

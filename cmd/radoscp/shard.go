@@ -27,7 +27,7 @@ func parseShard(v string, finish bool) (shard.Shard, error) {
 	}
 	s, err := shard.Parse(v, os.Getenv)
 	if err != nil {
-		return s, usageError{err}
+		return s, usageError{Err: err}
 	}
 	if s.Finish && !finish {
 		return s, usage("--shard %s: this command has no final pass: its N runs together cover every path once", v)

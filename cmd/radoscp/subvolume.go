@@ -100,7 +100,7 @@ continues).`,
 		case err == nil:
 			return nil
 		case errors.Is(err, fscopy.ErrUsage) && res.State == subvolume.Refused:
-			return reported(usageError{err})
+			return reported(usageError{Err: err})
 		case res.State == subvolume.Interrupted:
 			return reported(partialError{err})
 		}

@@ -6,26 +6,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/store"
 )
 
 // Checks of the run's surroundings made before connecting, so that a
 // mistake in them is invalid input (exit 2), not a failure found at the
 // end.
-
-// checkConf refuses a -c file that does not exist or cannot be read.
-func checkConf(cfg config.Config) error {
-	if cfg.Conf == "" {
-		return nil
-	}
-	f, err := os.Open(cfg.Conf)
-	if err != nil {
-		return usage("-c %s: %v", cfg.Conf, errors.Unwrap(err))
-	}
-	f.Close()
-	return nil
-}
 
 // checkTextfileDir refuses a --metrics-textfile whose directory does not
 // exist or is not writable: the file is written when the run ends, and a

@@ -101,37 +101,37 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 		return err
 	}
 	defer r.close()
-	side := func(a address.Address, size string, what string) (verify.Side, error) {
+	side := func(a address.Address, size string, what string) (radoscp.Source, error) {
 		at := snap
 		if what != "source" {
 			at = ""
 		}
 		p, err := r.objects.OpenPool(a, at)
 		if err != nil {
-			return verify.Side{}, err
+			return radoscp.Source{}, err
 		}
 		if a.Scheme == address.Striper {
 			meta, err := objcopy.StripedMeta(p, a, what)
 			if err != nil {
-				return verify.Side{}, err
+				return radoscp.Source{}, err
 			}
 			if meta == nil {
-				return verify.Side{}, usage("%s %s does not exist: no object %s", what, a, p.Ref(layout.Striper(a.Name).ObjectName(0)))
+				return radoscp.Source{}, usage("%s %s does not exist: no object %s", what, a, p.Ref(layout.Striper(a.Name).ObjectName(0)))
 			}
-			return verify.Side{Objects: p, Layout: meta.Layout, Names: layout.Striper(a.Name), Size: meta.Size}, nil
+			return radoscp.Source{Objects: p, Layout: meta.Layout, Names: layout.Striper(a.Name), Size: meta.Size}, nil
 		}
 		if size == "" {
-			return verify.Side{}, usage("%s %s is a raw object set, which has no size: give --length (and --dst-size if the destination's differs)", what, a)
+			return radoscp.Source{}, usage("%s %s is a raw object set, which has no size: give --length (and --dst-size if the destination's differs)", what, a)
 		}
 		n, err := config.ParseBytes(size)
 		if err != nil {
-			return verify.Side{}, usage("%s size: %v", what, err)
+			return radoscp.Source{}, usage("%s size: %v", what, err)
 		}
 		l, err := flagLayout(cfg)
 		if err != nil {
-			return verify.Side{}, usageError{err}
+			return radoscp.Source{}, usageError{Err: err}
 		}
-		return verify.Side{Objects: p, Layout: l, Names: layout.Prefix(a.Name), Size: n}, nil
+		return radoscp.Source{Objects: p, Layout: l, Names: layout.Prefix(a.Name), Size: n}, nil
 	}
 	s, err := side(src, length, "source")
 	if err != nil {
@@ -238,7 +238,7 @@ func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, d
 			sum.Paths, share, sum.Bytes, sum.ClientBytes)
 	}
 	if errors.Is(err, fscopy.ErrUsage) {
-		return usageError{err}
+		return usageError{Err: err}
 	}
 	return err
 }

@@ -61,7 +61,7 @@ func newManCommand(root *cobra.Command) *cobra.Command {
 		Short: "Write man pages (radoscp.1, radoscp-cp.1, ...) into DIR",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			started = true
+			start(cmd)
 			if err := os.MkdirAll(args[0], 0o755); err != nil {
 				return usage("man: %v", err)
 			}
