@@ -147,6 +147,7 @@ test-reef: deps
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -p 1 ./rados/ ./truncate/ ./cephfs/ ./verify/
 	RADOSCP_REQUIRE_CLUSTER=1 $(GO) test $(TAGS) -count=1 -timeout 40m -run '$(REEF_E2E)' ./cmd/radoscp/
 	RADOSCP_REQUIRE_CLUSTER=1 test/inroot.sh "$(REEF_ROOT)" $(GO) test -tags reef -count=1 -timeout 40m -run '$(REEF_BUILT_E2E)' ./cmd/radoscp/
+	RADOSCP_REQUIRE_CLUSTER=1 test/inroot.sh "$(REEF_ROOT)" $(GO) test -tags reef -count=1 -timeout 10m -run 'TestSnapDiff' ./cephfs/
 	$(build_reef)
 	test/inroot.sh "$(REEF_ROOT)" bin/radoscp-reef --version | grep 'loaded; built with the Ceph 18.2 reef API)$$'
 
