@@ -61,8 +61,10 @@ type freshTree struct {
 
 	mu sync.Mutex
 	// sources are the files copied, by source directory, with the stat
-	// each copy started from.
-	sources map[string][]copiedSource
+	// each copy started from; fromSnaps those copied from a snapshot,
+	// by snapshot.
+	sources   map[string][]copiedSource
+	fromSnaps map[*snapshot][]copiedSource
 }
 
 type copiedSource struct {
@@ -95,7 +97,8 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 	if over, err := c.quotasOver(path.Dir(dst)); err != nil || len(over) > 0 {
 		return nil, nil
 	}
-	ft := &freshTree{dst: dst, staging: stagingPath(dst, 0), hidden: hidden, sources: map[string][]copiedSource{}}
+	ft := &freshTree{dst: dst, staging: stagingPath(dst, 0), hidden: hidden,
+		sources: map[string][]copiedSource{}, fromSnaps: map[*snapshot][]copiedSource{}}
 	if hidden {
 		ft.staging = dst
 	}
@@ -174,11 +177,15 @@ func (ft *freshTree) copy(ctx context.Context, c *Copier, src, dst string, sst c
 	return r
 }
 
-// noteSource records the stat src's copy started from, for
-// recheckSources.
-func (ft *freshTree) noteSource(src, dst string, st cephfs.Stat) {
+// noteSource records the stat src's copy started from, or the snapshot
+// it was read from, for recheckSources.
+func (ft *freshTree) noteSource(src, dst string, st cephfs.Stat, snap *snapshot) {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
+	if snap != nil {
+		ft.fromSnaps[snap] = append(ft.fromSnaps[snap], copiedSource{name: src, dst: dst, st: st})
+		return
+	}
 	dir := path.Dir(src)
 	ft.sources[dir] = append(ft.sources[dir], copiedSource{name: path.Base(src), dst: dst, st: st})
 }
@@ -244,7 +251,7 @@ func (c *Copier) reuseNew(dst string, sst cephfs.Stat, sl cephfs.FileLayout, r *
 // leaveNew gives a complete copy in the staging tree its source's
 // metadata and leaves it there, open caps and all: no fsync (the sync
 // before the tree is put in place sends it), no rename, no settling. The
-// source is checked with the tree's (recheckSources), a snapshot's here.
+// source is checked with the tree's (recheckSources), a snapshot's too.
 func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, snap *snapshot, unrecorded bool, ft *freshTree) error {
 	var marks []string
 	if !unrecorded {
@@ -256,14 +263,7 @@ func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, s
 	if c.opts.afterCopy != nil {
 		c.opts.afterCopy(src)
 	}
-	if snap != nil {
-		if err := c.checkSnapshot(snap); err != nil {
-			c.discard(file, sst.Size)
-			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, ft.final(dst), err)
-		}
-	} else {
-		ft.noteSource(src, dst, sst)
-	}
+	ft.noteSource(src, dst, sst, snap)
 	if c.opts.NoPreserve {
 		return nil
 	}
@@ -284,13 +284,17 @@ func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, s
 // the tree is not put in place; a rerun copies such a file again and
 // keeps the rest. A listing's stat can be older than a stat's (see
 // freshStat): an entry that differs is stat'ed before it is called
-// changed.
+// changed. Files read from a snapshot are checked by checking the
+// snapshot, once (see recheckSnapshot).
 func (t *treeCopy) recheckSources(ctx context.Context) {
 	ft := t.fresh
 	ft.mu.Lock()
-	dirs := ft.sources
-	ft.sources = map[string][]copiedSource{}
+	dirs, snaps := ft.sources, ft.fromSnaps
+	ft.sources, ft.fromSnaps = map[string][]copiedSource{}, map[*snapshot][]copiedSource{}
 	ft.mu.Unlock()
+	for snap, files := range snaps {
+		t.recheckSnapshot(snap, files)
+	}
 	for dir, files := range dirs {
 		if ctx.Err() != nil {
 			return
@@ -320,6 +324,25 @@ func (t *treeCopy) recheckSources(ctx context.Context) {
 			t.record(Report{Src: p, Dst: f.dst, Outcome: Failed, Size: f.st.Size,
 				Err: fmt.Errorf("cephfs:%s: %w (%s, %s); the tree is not put in place, a rerun copies the file again", p, ErrSourceChanged, sourceRecord(f.st), what)})
 		}
+	}
+}
+
+// recheckSnapshot checks, once every file was read, that snap is still
+// there: a snapshot cannot come back, so every read before read it (see
+// checkSnapshot). Gone, every file copied from it may hold holes where
+// its data was: each is failed and removed from the staging tree, so
+// that no rerun keeps it.
+func (t *treeCopy) recheckSnapshot(snap *snapshot, files []copiedSource) {
+	err := t.c.checkSnapshot(snap)
+	if err == nil {
+		return
+	}
+	for _, f := range files {
+		r := Report{Src: f.name, Dst: f.dst, Outcome: Failed, Size: f.st.Size, Err: fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", f.name, t.fresh.final(f.dst), err)}
+		if uerr := t.c.fs.Unlink(f.dst); uerr != nil && !errors.Is(uerr, fs.ErrNotExist) {
+			r.Err = fmt.Errorf("%w; its copy could not be removed from the staging tree: %w", r.Err, uerr)
+		}
+		t.record(r)
 	}
 }
 
