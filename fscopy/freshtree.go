@@ -252,14 +252,15 @@ func (c *Copier) reuseNew(dst string, sst cephfs.Stat, sl cephfs.FileLayout, r *
 // metadata and leaves it there, open caps and all: no fsync (the sync
 // before the tree is put in place sends it), no rename, no settling. The
 // source is checked with the tree's (recheckSources), a snapshot's too.
-func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, snap *snapshot, unrecorded bool, ft *freshTree) error {
+func (c *Copier) leaveNew(file *cephfs.File, sf *srcFile, dst string, sst cephfs.Stat, snap *snapshot, unrecorded bool, ft *freshTree) error {
 	var marks []string
 	if !unrecorded {
 		marks = []string{truncate.XattrEOF, xattrSource}
 	}
-	if err := c.finish(file, src, sst, marks); err != nil {
+	if err := c.finish(file, sf, sst, marks); err != nil {
 		return err
 	}
+	src := sf.path
 	if c.opts.afterCopy != nil {
 		c.opts.afterCopy(src)
 	}

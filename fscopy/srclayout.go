@@ -25,16 +25,16 @@ import (
 // fails (object 0 absent or empty: a sparse file, or another namespace),
 // and for every file of more objects, the vxattr is read. A file with no
 // data reads no objects: its namespace is never used.
-func (c *Copier) sourceLayout(src string, sst cephfs.Stat) (cephfs.FileLayout, error) {
-	read := func() (cephfs.FileLayout, error) { return c.fs.Layout(src) }
-	l, pool, err := c.fs.CachedLayout(src)
-	if err != nil || !oneObject(sst.Size, l) {
-		return c.srcLayouts.read(path.Dir(src), read)
+func (c *Copier) sourceLayout(src *srcFile, sst cephfs.Stat) (cephfs.FileLayout, error) {
+	dir := path.Dir(src.path)
+	cached, err := src.cachedLayout()
+	if err != nil || !oneObject(sst.Size, cached.Layout) {
+		return c.srcLayouts.read(dir, src.layout)
 	}
 	proven := func(have cephfs.FileLayout) bool {
-		return have.Layout == l && have.Pool == pool && c.holdsData(have, sst)
+		return have.Layout == cached.Layout && have.Pool == cached.Pool && c.holdsData(have, sst)
 	}
-	return c.srcLayouts.get(path.Dir(src), proven, read)
+	return c.srcLayouts.get(dir, proven, src.layout)
 }
 
 // holdsData reports whether the file of stat sst has no data, or its
