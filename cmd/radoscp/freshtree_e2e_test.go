@@ -132,6 +132,26 @@ func TestE2EFreshTreeTwoRuns(t *testing.T) {
 	}
 }
 
+// loggedCopy copies tree src to the new dst with radoscp cp -r (its
+// client's options extra added), checks the copy through ceph-fuse, and
+// returns the copy's client log at debug_client 10: every MDS request it
+// sent.
+func (e *slowEnv) loggedCopy(t *testing.T, conf, extra, src, dst string) []byte {
+	t.Helper()
+	log := filepath.Join(t.TempDir(), "client.log")
+	r := runCmd(t, []string{"CEPH_ARGS=--debug_client=10 --log_file=" + log + extra}, "cp", "-c", conf, "-r", "--no-progress",
+		"cephfs:"+e.path(src), "cephfs:"+e.path(dst))
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	e.same(t, src, dst)
+	text, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
+
 // getattrXs matches, in a client's log at debug_client 10, an MDS request
 // for a file's xattrs: what reading its layout (the ceph.file.layout
 // vxattr) or listing its xattrs afresh sends.
@@ -150,21 +170,12 @@ func TestE2EFreshTreeLayoutReadsPerDirectory(t *testing.T) {
 	e.freshSource(t, "src", 80)
 	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
-			log := filepath.Join(t.TempDir(), "client.log")
-			args := "CEPH_ARGS=--debug_client=10 --log_file=" + log
+			extra := ""
 			if c.name == "slow" {
-				args += " --ms_inject_delay_type=mds,osd"
+				extra = " --ms_inject_delay_type=mds,osd"
 			}
 			dst := "dst-" + c.name
-			r := runCmd(t, []string{args}, "cp", "-c", c.conf, "-r", "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path(dst))
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
-			e.same(t, "src", dst)
-			text, err := os.ReadFile(log)
-			if err != nil {
-				t.Fatal(err)
-			}
+			text := e.loggedCopy(t, c.conf, extra, "src", dst)
 			// src, src/a, src/b and their copies: a file's layout
 			// read on each side, the directories' own xattrs, and the
 			// big file's (of three objects, its layout is always read):
@@ -201,18 +212,7 @@ func TestE2EFreshTreeFromSnapshotWalksOnce(t *testing.T) {
 	t.Cleanup(func() { os.Remove(snap) })
 	for _, c := range e.clients() {
 		t.Run(c.name, func(t *testing.T) {
-			log := filepath.Join(t.TempDir(), "client.log")
-			dst := "dst-" + c.name
-			r := runCmd(t, []string{"CEPH_ARGS=--debug_client=10 --log_file=" + log}, "cp", "-c", c.conf, "-r", "--no-progress",
-				"cephfs:"+e.path("src/.snap/s1"), "cephfs:"+e.path(dst))
-			if r.code != 0 {
-				t.Fatalf("exit %d\n%s", r.code, r.stderr)
-			}
-			e.same(t, "src/.snap/s1", dst)
-			text, err := os.ReadFile(log)
-			if err != nil {
-				t.Fatal(err)
-			}
+			text := e.loggedCopy(t, c.conf, "", "src/.snap/s1", "dst-"+c.name)
 			// Two walks a file; a directory's attributes (xattrs,
 			// layout, quotas) are read by path: 103 seen.
 			if n := len(lookupSnap.FindAllIndex(text, -1)); n > 2*41+10*3 {
