@@ -37,3 +37,21 @@ func (f *FS) CachedLayout(path string) (layout.Layout, string, error) {
 	l := layout.Layout{StripeUnit: uint64(su), StripeCount: uint64(sc), ObjectSize: uint64(os)}
 	return l, C.GoString(&buf[0]), nil
 }
+
+// CachedLayout is FS.CachedLayout for the open file: no path is walked.
+//
+// Implements ceph_get_file_layout and ceph_get_file_pool_name, which
+// go-ceph does not wrap.
+func (fl *File) CachedLayout() (layout.Layout, string, error) {
+	cm, fd := mountPointer(fl.fs.m), fileDescriptor(fl.f)
+	var su, sc, os, pool C.int
+	if ret := C.ceph_get_file_layout(cm, fd, &su, &sc, &os, &pool); ret < 0 {
+		return layout.Layout{}, "", pathError("get layout", fl.path, errnoErr(int(ret)))
+	}
+	var buf [256]C.char
+	if ret := C.ceph_get_file_pool_name(cm, fd, &buf[0], C.size_t(len(buf))); ret < 0 {
+		return layout.Layout{}, "", pathError("get pool name", fl.path, errnoErr(int(ret)))
+	}
+	l := layout.Layout{StripeUnit: uint64(su), StripeCount: uint64(sc), ObjectSize: uint64(os)}
+	return l, C.GoString(&buf[0]), nil
+}

@@ -33,6 +33,12 @@ func (f *FS) OpenWriteNoFollow(path string) (*File, error) {
 	return f.open(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
 }
 
+// OpenReadNoFollow opens an existing file for reading, not following a
+// final symlink (ELOOP).
+func (f *FS) OpenReadNoFollow(path string) (*File, error) {
+	return f.open(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+}
+
 // OpenDir opens the directory at path (not following a final symlink),
 // for a lock on it (TryLock) and its xattrs.
 func (f *FS) OpenDir(path string) (*File, error) {

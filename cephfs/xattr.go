@@ -11,6 +11,18 @@ import "strings"
 // handles layouts and quotas itself.
 func (f *FS) Xattrs(path string) (map[string][]byte, error) {
 	names, err := f.m.LlistXattr(path)
+	return keptXattrs(path, names, err, func(n string) ([]byte, error) { return f.m.LgetXattr(path, n) })
+}
+
+// Xattrs is FS.Xattrs for the open file: no path is walked.
+func (fl *File) Xattrs() (map[string][]byte, error) {
+	names, err := fl.f.ListXattr()
+	return keptXattrs(fl.path, names, err, fl.f.GetXattr)
+}
+
+// keptXattrs reads, of the xattrs names lists (or the error listing
+// them gave), those a copy keeps, with get.
+func keptXattrs(path string, names []string, err error, get func(string) ([]byte, error)) (map[string][]byte, error) {
 	if err != nil {
 		return nil, pathError("list xattrs", path, err)
 	}
@@ -19,7 +31,7 @@ func (f *FS) Xattrs(path string) (map[string][]byte, error) {
 		if strings.HasPrefix(n, "ceph.") {
 			continue
 		}
-		v, err := f.m.LgetXattr(path, n)
+		v, err := get(n)
 		if err != nil {
 			return nil, pathError("get xattr "+n, path, err)
 		}

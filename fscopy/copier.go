@@ -104,10 +104,10 @@ type Copier struct {
 	snaps map[string]*snapshot // source snapshots, by root
 	// dirLayouts is the layout the last new staging file in each
 	// destination directory got (see inheritedLayout).
-	dirLayouts map[string]cephfs.FileLayout
+	dirLayouts layoutMemory
 	// srcLayouts is the layout last read of a file in each source
 	// directory (see sourceLayout).
-	srcLayouts map[string]cephfs.FileLayout
+	srcLayouts layoutMemory
 	repMu      sync.Mutex
 
 	settling     sync.WaitGroup // copied files being settled (settle.go)
@@ -125,7 +125,7 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 		report = func(Report) {}
 	}
 	c := &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
-		snaps: map[string]*snapshot{}, dirLayouts: map[string]cephfs.FileLayout{}}
+		snaps: map[string]*snapshot{}}
 	c.noteMDS()
 	return c
 }

@@ -66,7 +66,12 @@ func (e errHardLink) Error() string {
 // links to the copy (oldinode.go). With ft, dst is in the staging tree of
 // a tree copy into a new target, and made there (see freshtree.go).
 func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[string]bool, others []string, ft *freshTree, r *Report) (err error) {
-	sst, err := c.fs.Lstat(src)
+	sf, err := c.openSource(src)
+	if err != nil {
+		return err
+	}
+	defer sf.close()
+	sst, err := sf.stat()
 	if err != nil {
 		return err
 	}
@@ -88,7 +93,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if err != nil {
 		return err
 	}
-	sl, err := c.sourceLayout(src, sst)
+	sl, err := c.sourceLayout(sf, sst)
 	if err != nil {
 		return err
 	}
@@ -170,13 +175,13 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 		return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w; %s was left as it was", src, dst, err, dst)
 	}
 	if ft != nil {
-		return c.leaveNew(file, src, dst, sst, snap, d.Unrecorded(), ft)
+		return c.leaveNew(file, sf, dst, sst, snap, d.Unrecorded(), ft)
 	}
 	marks := []string{xattrStaging}
 	if !d.Unrecorded() {
 		marks = append(marks, truncate.XattrEOF, xattrSource, xattrOwner)
 	}
-	if err := c.finish(file, src, sst, marks); err != nil {
+	if err := c.finish(file, sf, sst, marks); err != nil {
 		return err
 	}
 	// The size Publish grew and the times and mode finish set may be held
@@ -584,7 +589,7 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 // through the open file: on a file this client holds exclusive caps on,
 // they are buffered, not MDS requests (cephfs.File.SetAttrs). The xattrs
 // go after the owner and mode (see copyXattrs); they move no times.
-func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, marks []string) error {
+func (c *Copier) finish(file *cephfs.File, src *srcFile, sst cephfs.Stat, marks []string) error {
 	for _, name := range marks {
 		if err := file.RemoveXattr(name); err != nil {
 			return err
@@ -601,7 +606,11 @@ func (c *Copier) finish(file *cephfs.File, src string, sst cephfs.Stat, marks []
 	if err := file.SetAttrs(attrsOf(sst)); err != nil {
 		return err
 	}
-	return c.copyXattrs(src, file.Path())
+	want, err := src.xattrs()
+	if err != nil {
+		return err
+	}
+	return c.giveXattrs(src.path, want, file.Path())
 }
 
 func attrsOf(st cephfs.Stat) cephfs.Attrs {

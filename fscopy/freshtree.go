@@ -54,11 +54,17 @@ type freshTree struct {
 	dst, staging string
 	lock         *cephfs.File // the staging directory, flocked
 	resumed      bool         // the staging tree is an interrupted copy's
+	// hidden is a target at a staging name (staging is dst): its caller
+	// (a subvolume clone) made its place hidden and moves it in itself,
+	// so publish renames nothing.
+	hidden bool
 
 	mu sync.Mutex
 	// sources are the files copied, by source directory, with the stat
-	// each copy started from.
-	sources map[string][]copiedSource
+	// each copy started from; fromSnaps those copied from a snapshot,
+	// by snapshot.
+	sources   map[string][]copiedSource
+	fromSnaps map[*snapshot][]copiedSource
 }
 
 type copiedSource struct {
@@ -68,17 +74,22 @@ type copiedSource struct {
 
 // freshTarget starts the copy of tree src into dst, which does not
 // exist, under dst's staging directory, or takes over the one an
-// interrupted copy of src left. It returns nil (and no error) when dst
-// exists, or the copy is one the per-file staging serves: --no-clobber,
-// a sharded worker or final pass, a dry run. ErrBusy is another copy of
-// src to dst, alive.
+// interrupted copy of src left. A dst at a staging name is hidden
+// already (a subvolume clone builds its tree in one, and moves it in
+// when complete): it is its own staging directory, made marked, or
+// taken over when an interrupted copy of src marked it. It returns nil
+// (and no error) when dst exists (unmarked, for a hidden one), or the
+// copy is one the per-file staging serves: --no-clobber, a sharded
+// worker or final pass, a dry run. ErrBusy is another copy of src to
+// dst, alive.
 func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
-	// A target at a staging name is hidden already: a subvolume clone
-	// builds its tree in one, and moves it in when complete.
-	if c.opts.NoClobber || c.opts.Shard.On() || c.opts.DryRun || strings.HasPrefix(path.Base(dst), stagingStart) {
+	if c.opts.NoClobber || c.opts.Shard.On() || c.opts.DryRun {
 		return nil, nil
 	}
-	if _, err := c.fs.Lstat(dst); !errors.Is(err, fs.ErrNotExist) {
+	hidden := strings.HasPrefix(path.Base(dst), stagingStart)
+	_, err := c.fs.Lstat(dst)
+	left := hidden && err == nil && c.marked(src, dst)
+	if !errors.Is(err, fs.ErrNotExist) && !left {
 		return nil, nil // there (or unknown: the per-file path reports it)
 	}
 	// Under a directory quota, a copy the quota stops leaves what it
@@ -86,11 +97,18 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 	if over, err := c.quotasOver(path.Dir(dst)); err != nil || len(over) > 0 {
 		return nil, nil
 	}
-	ft := &freshTree{dst: dst, staging: stagingPath(dst, 0), sources: map[string][]copiedSource{}}
-	err := c.mkdirMarked(src, ft.staging)
+	ft := &freshTree{dst: dst, staging: stagingPath(dst, 0), hidden: hidden,
+		sources: map[string][]copiedSource{}, fromSnaps: map[*snapshot][]copiedSource{}}
+	if hidden {
+		ft.staging = dst
+	}
+	if left {
+		err = fs.ErrExist
+	} else {
+		err = c.mkdirMarked(src, ft.staging)
+	}
 	if errors.Is(err, fs.ErrExist) {
-		v, xerr := c.fs.GetXattr(ft.staging, xattrTree)
-		if xerr != nil || string(v) != src {
+		if !c.marked(src, ft.staging) {
 			return nil, fmt.Errorf("%w: cephfs:%s, where the copy of cephfs:%s to cephfs:%s is built, is taken by something that is not an interrupted copy of it (radoscp leaves it alone); nothing was changed",
 				ErrUsage, ft.staging, src, dst)
 		}
@@ -119,6 +137,12 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 	return ft, nil
 }
 
+// marked reports whether dir carries the mark of a tree copy of src.
+func (c *Copier) marked(src, dir string) bool {
+	v, err := c.fs.GetXattr(dir, xattrTree)
+	return err == nil && string(v) == src
+}
+
 // final is the path p, in the staging tree, will have once it is put in
 // place.
 func (ft *freshTree) final(p string) string {
@@ -131,8 +155,8 @@ func (ft *freshTree) final(p string) string {
 // kept says, for a failed copy's error, where a new target's copy is
 // kept; nothing for an existing target (nil).
 func (ft *freshTree) kept() string {
-	if ft == nil {
-		return ""
+	if ft == nil || ft.hidden {
+		return "" // a hidden target's caller says what becomes of it
 	}
 	return fmt.Sprintf("; cephfs:%s was not made: the copy is kept in cephfs:%s, which a rerun continues", ft.dst, ft.staging)
 }
@@ -153,11 +177,15 @@ func (ft *freshTree) copy(ctx context.Context, c *Copier, src, dst string, sst c
 	return r
 }
 
-// noteSource records the stat src's copy started from, for
-// recheckSources.
-func (ft *freshTree) noteSource(src, dst string, st cephfs.Stat) {
+// noteSource records the stat src's copy started from, or the snapshot
+// it was read from, for recheckSources.
+func (ft *freshTree) noteSource(src, dst string, st cephfs.Stat, snap *snapshot) {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
+	if snap != nil {
+		ft.fromSnaps[snap] = append(ft.fromSnaps[snap], copiedSource{name: src, dst: dst, st: st})
+		return
+	}
 	dir := path.Dir(src)
 	ft.sources[dir] = append(ft.sources[dir], copiedSource{name: path.Base(src), dst: dst, st: st})
 }
@@ -223,24 +251,18 @@ func (c *Copier) reuseNew(dst string, sst cephfs.Stat, sl cephfs.FileLayout, r *
 // leaveNew gives a complete copy in the staging tree its source's
 // metadata and leaves it there, open caps and all: no fsync (the sync
 // before the tree is put in place sends it), no rename, no settling. The
-// source is checked with the tree's (recheckSources), a snapshot's here.
-func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, snap *snapshot, unrecorded bool, ft *freshTree) error {
+// source is checked with the tree's (recheckSources), a snapshot's too.
+func (c *Copier) leaveNew(file *cephfs.File, sf *srcFile, dst string, sst cephfs.Stat, snap *snapshot, unrecorded bool, ft *freshTree) error {
 	var marks []string
 	if !unrecorded {
 		marks = []string{truncate.XattrEOF, xattrSource}
 	}
-	if err := c.finish(file, src, sst, marks); err != nil {
+	if err := c.finish(file, sf, sst, marks); err != nil {
 		return err
 	}
+	src := sf.path
 	c.hooks.afterCopy(src)
-	if snap != nil {
-		if err := c.checkSnapshot(snap); err != nil {
-			c.discard(file, sst.Size)
-			return fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", src, ft.final(dst), err)
-		}
-	} else {
-		ft.noteSource(src, dst, sst)
-	}
+	ft.noteSource(src, dst, sst, snap)
 	if c.opts.NoPreserve {
 		return nil
 	}
@@ -259,13 +281,17 @@ func (c *Copier) leaveNew(file *cephfs.File, src, dst string, sst cephfs.Stat, s
 // the tree is not put in place; a rerun copies such a file again and
 // keeps the rest. A listing's stat can be older than a stat's (see
 // freshStat): an entry that differs is stat'ed before it is called
-// changed.
+// changed. Files read from a snapshot are checked by checking the
+// snapshot, once (see recheckSnapshot).
 func (t *treeCopy) recheckSources(ctx context.Context) {
 	ft := t.fresh
 	ft.mu.Lock()
-	dirs := ft.sources
-	ft.sources = map[string][]copiedSource{}
+	dirs, snaps := ft.sources, ft.fromSnaps
+	ft.sources, ft.fromSnaps = map[string][]copiedSource{}, map[*snapshot][]copiedSource{}
 	ft.mu.Unlock()
+	for snap, files := range snaps {
+		t.recheckSnapshot(snap, files)
+	}
 	for dir, files := range dirs {
 		if ctx.Err() != nil {
 			return
@@ -298,13 +324,40 @@ func (t *treeCopy) recheckSources(ctx context.Context) {
 	}
 }
 
+// recheckSnapshot checks, once every file was read, that snap is still
+// there: a snapshot cannot come back, so every read before read it (see
+// checkSnapshot). Gone, every file copied from it may hold holes where
+// its data was: each is failed and removed from the staging tree, so
+// that no rerun keeps it.
+func (t *treeCopy) recheckSnapshot(snap *snapshot, files []copiedSource) {
+	err := t.c.checkSnapshot(snap)
+	if err == nil {
+		return
+	}
+	for _, f := range files {
+		r := Report{Src: f.name, Dst: f.dst, Outcome: Failed, Size: f.st.Size, Err: fmt.Errorf("copy cephfs:%s -> cephfs:%s: %w", f.name, t.fresh.final(f.dst), err)}
+		if uerr := t.c.fs.Unlink(f.dst); uerr != nil && !errors.Is(uerr, fs.ErrNotExist) {
+			r.Err = fmt.Errorf("%w; its copy could not be removed from the staging tree: %w", r.Err, uerr)
+		}
+		t.record(r)
+	}
+}
+
 // publish puts the complete staging tree in place: one sync of the file
 // system (every file's size and metadata, buffered in this client's caps,
 // reach the MDS), the rename, then the mark's removal. dst made since the
 // copy started is not replaced (a rename onto an empty directory would).
+// A hidden target is synced and unmarked, not renamed: its caller moves
+// it in.
 func (c *Copier) publish(ft *freshTree) error {
 	if err := c.fs.SyncFS(); err != nil {
 		return fmt.Errorf("sync before putting cephfs:%s in place: %w; it is kept in cephfs:%s", ft.dst, err, ft.staging)
+	}
+	if ft.hidden {
+		if err := ft.lock.RemoveXattr(xattrOwner); err != nil {
+			return err
+		}
+		return ft.lock.RemoveXattr(xattrTree)
 	}
 	if _, err := c.fs.Lstat(ft.dst); !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cephfs:%s was made during the copy; the copy is left in cephfs:%s (not put in place)", ft.dst, ft.staging)

@@ -33,6 +33,5 @@ func (c *Copier) CheckResume(src, dst string) error {
 // treeLeft reports whether an interrupted copy of tree src into the new
 // target dst left its staging tree, marked as src's (freshTarget).
 func (c *Copier) treeLeft(src, dst string) bool {
-	v, err := c.fs.GetXattr(stagingPath(dst, 0), xattrTree)
-	return err == nil && string(v) == src
+	return c.marked(src, stagingPath(dst, 0))
 }

@@ -147,3 +147,55 @@ func TestSnapshotPathsRefused(t *testing.T) {
 		t.Errorf("a refused copy wrote %s: %v", e.path("x"), err)
 	}
 }
+
+// A tree copy from a snapshot into a new target checks the snapshot once,
+// after the last file was read: removed after the first file's copy, it
+// fails every file read from it, removes their copies from the staging
+// tree (a rerun keeps none of them), and the target is not made. On a
+// normal and a slow client.
+func TestFreshTreeFromRemovedSnapshot(t *testing.T) {
+	for _, slow := range []bool{false, true} {
+		t.Run(map[bool]string{false: "normal", true: "slow"}[slow], func(t *testing.T) {
+			e := newEnv(t)
+			if slow {
+				e.slowCopier(t, 0.3)
+			}
+			e.freshSource(t, e.path("src"), 4, false)
+			snap := e.snapshot(t, "s1")
+			o := fscopy.Options{Files: 1}
+			removed := 0
+			h := fscopy.Hooks{AfterCopy: func(string) {
+				if removed++; removed == 1 {
+					e.removeSnapshot(t, snap)
+				}
+			}}
+			var reports []fscopy.Report
+			_, err := e.copierWith(t, o, &reports, h).Copy(ctx, snap+"/src", e.path("new"), true)
+			if removed == 0 || err == nil {
+				t.Fatalf("copy with its snapshot removed after the first file (removed in %d hooks): %v; want an error", removed, err)
+			}
+			gone := 0
+			for _, r := range reports {
+				if errors.Is(r.Err, store.ErrSnapshotRemoved) && strings.Contains(r.Err.Error(), "snapshot cephfs:"+snap) {
+					gone++
+				}
+			}
+			if gone == 0 {
+				t.Fatalf("no file's report names the removed snapshot: %v", reports)
+			}
+			if _, err := e.fs.Lstat(e.path("new")); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("the target after the failed copy: %v; want it absent", err)
+			}
+			entries, err := e.fs.ReadDir(e.path(".radoscp.new"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, en := range entries {
+				if en.Stat.IsRegular() {
+					t.Fatalf("the staging tree keeps %s, read from the removed snapshot", en.Name)
+				}
+			}
+			t.Logf("%d of %d files failed naming the snapshot", gone, len(reports))
+		})
+	}
+}

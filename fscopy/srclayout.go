@@ -25,28 +25,16 @@ import (
 // fails (object 0 absent or empty: a sparse file, or another namespace),
 // and for every file of more objects, the vxattr is read. A file with no
 // data reads no objects: its namespace is never used.
-func (c *Copier) sourceLayout(src string, sst cephfs.Stat) (cephfs.FileLayout, error) {
-	dir := path.Dir(src)
-	l, pool, err := c.fs.CachedLayout(src)
-	if err == nil {
-		c.mu.Lock()
-		have, ok := c.srcLayouts[dir]
-		c.mu.Unlock()
-		if ok && have.Layout == l && have.Pool == pool && oneObject(sst.Size, l) && c.holdsData(have, sst) {
-			return have, nil
-		}
+func (c *Copier) sourceLayout(src *srcFile, sst cephfs.Stat) (cephfs.FileLayout, error) {
+	dir := path.Dir(src.path)
+	cached, err := src.cachedLayout()
+	if err != nil || !oneObject(sst.Size, cached.Layout) {
+		return c.srcLayouts.read(dir, src.layout)
 	}
-	fl, err := c.fs.Layout(src)
-	if err != nil {
-		return fl, err
+	proven := func(have cephfs.FileLayout) bool {
+		return have.Layout == cached.Layout && have.Pool == cached.Pool && c.holdsData(have, sst)
 	}
-	c.mu.Lock()
-	if c.srcLayouts == nil || len(c.srcLayouts) >= dirLayoutsMax {
-		c.srcLayouts = map[string]cephfs.FileLayout{}
-	}
-	c.srcLayouts[dir] = fl
-	c.mu.Unlock()
-	return fl, nil
+	return c.srcLayouts.get(dir, proven, src.layout)
 }
 
 // holdsData reports whether the file of stat sst has no data, or its

@@ -28,6 +28,11 @@ func (c *Copier) copyXattrs(src, dst string) error {
 	if err != nil {
 		return err
 	}
+	return c.giveXattrs(src, want, dst)
+}
+
+// giveXattrs is copyXattrs with src's xattrs read: want.
+func (c *Copier) giveXattrs(src string, want map[string][]byte, dst string) error {
 	have, err := c.fs.Xattrs(dst)
 	if err != nil {
 		return err

@@ -52,7 +52,7 @@ continues).`,
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	cmd.Flags().IntVar(&f.files, "files", 4, "files copied at once (each with --window objects in flight)")
 	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "do not keep ownership, times, xattrs, directory layouts and quotas")
-	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted clone into TARGET, and its files from their staging files")
+	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted clone into TARGET, and its files of more than one object from where they stopped")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync before the clone is complete) or off")
 	bindVerify(cmd, &f.verify, "false")
 	bindShard(cmd, &f.shard, true)

@@ -197,27 +197,34 @@ func TestE2ESubvolumeClone(t *testing.T) {
 	}
 }
 
-// A clone killed (SIGKILL) or interrupted (SIGINT) in the middle of its
-// copy leaves nothing visible in the target (only its staging directory,
-// the root closed); the interrupted one exits 3 saying how to continue. A
-// rerun without --resume is refused, and with --resume finishes it,
-// leaving the files already copied alone: the same result as an
-// uninterrupted clone.
+// A clone killed (SIGKILL, on a normal and a slow client) or interrupted
+// (SIGINT) in the middle of its copy leaves nothing visible in the target
+// (only its staging directory, the root closed); the interrupted one
+// exits 3 saying how to continue. The tree is built as a new target's is
+// (fscopy's freshtree.go): files at their final names, the one being
+// copied among them, and no per-file staging name anywhere. A rerun
+// without --resume is refused, and with --resume finishes it: the same
+// result as an uninterrupted clone.
 func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 	fuse := test.FuseMount(t)
 	conf := test.FS(t)
-	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
-		t.Run(sig.String(), func(t *testing.T) {
+	slow := test.SlowConf(t, 0.5)
+	for _, c := range []struct {
+		name, conf string
+		sig        syscall.Signal
+	}{{"killed/normal", conf, syscall.SIGKILL}, {"killed/slow", slow, syscall.SIGKILL}, {"interrupted/normal", conf, syscall.SIGINT}} {
+		sig := c.sig
+		t.Run(c.name, func(t *testing.T) {
 			name := "svk" + test.UniqueName(t)[len(test.UniqueName(t))-8:]
 			e := newSubvolume(t, fuse, name, 10)
 			target := name + "-clone"
 			removeSubvolumeAtEnd(t, conf, target)
-			run := startCmd(t, delayEnv(0.2), "subvolume", "clone", "-c", conf, "--files", "1", "--window", "1", "--no-progress", "--json",
+			run := startCmd(t, delayEnv(0.2), "subvolume", "clone", "-c", c.conf, "--files", "1", "--window", "1", "--no-progress", "--json",
 				"cephfs", name, e.snap, target)
-			// Mid-copy: some file of the tree in place in the staging
-			// directory, another one's staging file being written.
+			// Mid-copy: two big files copied in the staging directory,
+			// a third at its final name and not yet complete.
 			var staging string
-			waitFor(t, run, 2*time.Minute, "a clone half done", func() bool {
+			waitFor(t, run, 2*time.Minute, "a clone half done, a file copied at its final name", func() bool {
 				if staging == "" {
 					out, err := exec.Command("ceph", "-c", conf, "fs", "subvolume", "getpath", "cephfs", target).Output()
 					if err != nil {
@@ -225,9 +232,14 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 					}
 					staging = fuse + strings.TrimSpace(string(out)) + "/.radoscp.clone"
 				}
-				done, _ := filepath.Glob(staging + "/a/d/big*")
-				partial, _ := filepath.Glob(staging + "/a/d/.radoscp.big*")
-				return len(done) >= 2 && len(partial) >= 1
+				big, _ := filepath.Glob(staging + "/a/d/big*")
+				partial := false
+				for _, p := range big {
+					if st, err := os.Lstat(p); err == nil && st.Size() < 4194304 {
+						partial = true
+					}
+				}
+				return len(big) >= 3 && partial
 			})
 			run.cmd.Process.Signal(sig)
 			ended := run.wait(t, time.Minute)
@@ -252,29 +264,33 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 			if st := strings.TrimSpace(test.Run(t, "stat", "-c", "%a %u %g", root)); st != "700 0 0" {
 				t.Fatalf("the stopped clone's root is %q; want 700, root's", st)
 			}
-			done, _ := filepath.Glob(staging + "/a/d/big*")
-			r := runCmd(t, nil, "subvolume", "clone", "-c", conf, "cephfs", name, e.snap, target)
+			if out := test.Run(t, "find", staging, "-mindepth", "1", "-name", ".radoscp*"); out != "" {
+				t.Fatalf("per-file staging names in the stopped clone's tree:\n%s", out)
+			}
+			big, _ := filepath.Glob(staging + "/a/d/big*")
+			r := runCmd(t, nil, "subvolume", "clone", "-c", c.conf, "cephfs", name, e.snap, target)
 			if r.code != 2 || !strings.Contains(r.stderr, "--resume") {
 				t.Fatalf("rerun without --resume: exit %d, stderr %q; want 2 naming --resume", r.code, r.stderr)
 			}
-			r = runCmd(t, nil, "subvolume", "clone", "-c", conf, "--resume", "--json", "cephfs", name, e.snap, target)
+			r = runCmd(t, nil, "subvolume", "clone", "-c", c.conf, "--resume", "--json", "cephfs", name, e.snap, target)
 			if r.code != 0 {
 				t.Fatalf("resume: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 			}
 			lines := jsonLines(t, r)
 			sum := lines[len(lines)-1]
-			// After a kill -9 the file put in place last may be copied
-			// again: the times set on it can still have been in the
-			// dead client's buffers, and the quick check sees them
-			// differ.
-			kept := len(done)
-			if sig == syscall.SIGKILL {
-				kept--
+			// Interrupted, the client flushed what it had copied as it
+			// ended: every file but the one in flight is kept. Killed,
+			// a file's size and times may have been in the dead
+			// client's buffers, not at the MDS: such a file is copied
+			// again, as many as the kill caught.
+			kept := 0
+			if sig == syscall.SIGINT {
+				kept = len(big) - 1
 			}
 			if sum["state"] != "complete" || sum["resumed"] != true || sum["created"] != false || sum["unchanged"].(float64) < float64(kept) {
-				t.Fatalf("resume summary %v; want complete, resumed, at least %d of the %d files copied before the signal unchanged", sum, kept, len(done))
+				t.Fatalf("resume summary %v; want complete, resumed, at least %d of the %d files begun before the signal unchanged", sum, kept, len(big))
 			}
-			t.Logf("%s with %d of 10 big files in place; resume: %v unchanged, %v copied", sig, len(done), sum["unchanged"], sum["files"])
+			t.Logf("%s with %d of 10 big files begun; resume: %v unchanged, %v copied", sig, len(big), sum["unchanged"], sum["files"])
 			e.checkClone(t, target)
 		})
 	}
