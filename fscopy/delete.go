@@ -94,6 +94,10 @@ func (c *Copier) checkDelete(src string, st cephfs.Stat, recursive bool) error {
 type deletions struct {
 	t    *treeCopy
 	made int // removals made (or, in a dry run, reported)
+	// staging: the pass clears a resumed staging tree (stalestaging.go):
+	// nothing in it is kept, nothing counts against the limit, and only
+	// a removal that fails is reported.
+	staging bool
 }
 
 // mirrorDeletes is the deletion pass of the tree copy of src to dst, when
@@ -153,6 +157,9 @@ func (p *deletions) dir(ctx context.Context, src string, d targetDir) {
 			continue
 		}
 		sst, ok := in[e.Name]
+		if ok && p.staging && p.t.c.opts.Filter.Excluded(relative(p.t.root, s), sst.IsDir()) {
+			ok = false // copied by a run with another filter
+		}
 		if !ok {
 			p.remove(ctx, s, d, e.Name)
 			continue
@@ -179,6 +186,9 @@ func (p *deletions) dir(ctx context.Context, src string, d targetDir) {
 // or radoscp's own staging file, staging link or target staging
 // directory.
 func (p *deletions) kept(d targetDir, s string, e cephfs.Entry) bool {
+	if p.staging {
+		return false
+	}
 	if p.t.c.opts.Filter.Excluded(relative(p.t.root, s), e.Stat.IsDir()) {
 		return true
 	}
@@ -263,6 +273,9 @@ func (p *deletions) empty(ctx context.Context, s string, d targetDir) bool {
 // removeName removes name from d, within the limit, and reports it.
 func (p *deletions) removeName(s string, d targetDir, name string, dir bool) bool {
 	r := Report{Src: s, Dst: path.Join(d.Path(), name), Outcome: Deleted, DryRun: p.t.c.opts.DryRun}
+	if p.staging {
+		return p.removeStale(d, name, dir)
+	}
 	if p.over() {
 		p.left()
 		return false
@@ -293,6 +306,9 @@ func (p *deletions) removeName(s string, d targetDir, name string, dir bool) boo
 
 // over reports whether the limit is reached: no more removals.
 func (p *deletions) over() bool {
+	if p.staging {
+		return false
+	}
 	max := p.t.c.opts.MaxDelete
 	return max != NoDeleteLimit && p.made >= max
 }

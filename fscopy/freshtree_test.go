@@ -226,3 +226,85 @@ func TestFreshTreeTwoCopies(t *testing.T) {
 		})
 	}
 }
+
+// A rerun that takes over an interrupted copy's staging tree publishes the
+// source as it is now: a file the first run copied and whose source was
+// removed since, a directory no longer in the source, and a marked
+// per-file staging file such as a radoscp before the per-tree copy left
+// in a subvolume clone's tree are removed from the staging tree before it
+// is put in place, and the copy reports none of it as deleted. On a
+// normal and a slow client; checked against the source by
+// assertSameTree. Without the pass the three were published.
+func TestFreshTreeRerunDropsWhatTheSourceLost(t *testing.T) {
+	for _, slow := range []float64{0, 0.3} {
+		t.Run(fmt.Sprintf("slow-%g", slow), func(t *testing.T) {
+			e := newEnv(t)
+			if slow > 0 {
+				e.slowCopier(t, slow)
+			}
+			src, dst := e.path("src"), e.path("dst")
+			e.freshSource(t, src, 6, false)
+			if err := e.other.MakeDir(src+"/sub", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			e.write(t, src+"/sub/g", nil, 0o644, map[uint64][]byte{0: test.RandomData(5, 3000)})
+			var o fscopy.Options
+			o.Files = 1
+			changed := src + "/f5"
+			var h fscopy.Hooks
+			h.AfterCopy = func(p string) {
+				if p == changed {
+					f, err := e.other.Open(changed, os.O_WRONLY|os.O_TRUNC, 0)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if _, err := f.Write(test.RandomData(98, 4000)); err != nil {
+						t.Error(err)
+					}
+					f.Close()
+				}
+			}
+			if _, err := e.copierWith(t, o, nil, h).Copy(ctx, src, dst, true); err == nil {
+				t.Fatal("the copy succeeded although a source file changed during it")
+			}
+			staging := e.path(".radoscp.dst")
+			for _, p := range []string{staging + "/f0", staging + "/sub/g"} {
+				if _, err := e.other.Statx(p, gocephfs.StatxBasicStats, 0); err != nil {
+					t.Fatalf("the interrupted copy left no %s in its staging tree: %v", p, err)
+				}
+			}
+			// Between the runs: the source loses f0 and sub, and the
+			// staging tree gains an old radoscp's marked staging file.
+			if err := e.other.Unlink(src + "/f0"); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.other.Unlink(src + "/sub/g"); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.other.RemoveDir(src + "/sub"); err != nil {
+				t.Fatal(err)
+			}
+			old := staging + "/.radoscp.f1.7"
+			e.write(t, old, nil, 0o600, map[uint64][]byte{0: []byte("half a copy")})
+			if err := e.other.SetXattr(old, "user.radoscp.staging", []byte("f1"), 0); err != nil {
+				t.Fatal(err)
+			}
+
+			var reports []fscopy.Report
+			sum, err := e.copier(t, fscopy.Options{}, &reports).Copy(ctx, src, dst, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range reports {
+				if r.Outcome == fscopy.Deleted {
+					t.Errorf("the rerun reports %s deleted: it removed it from its own staging tree, not from a target", r.Dst)
+				}
+			}
+			if sum.Deleted != 0 {
+				t.Errorf("the summary counts %d deletions", sum.Deleted)
+			}
+			assertSameTree(t, src, dst)
+		})
+	}
+}

@@ -98,6 +98,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		t.recheckSources(ctx)
 	}
 	t.settled(ctx)
+	t.pruneStaging(ctx, src, root)             // a resumed new target's staging tree: what the source lacks (stalestaging.go)
 	deleted := t.mirrorDeletes(ctx, src, root) // before the directories' times; a new target's, in its staging tree
 	// A worker of a sharded copy leaves the mark to the final pass.
 	if marked && sum.Failed == 0 && ctx.Err() == nil && !t.sh.worker() {
