@@ -40,6 +40,7 @@ func printObjectDryRun(w io.Writer, asJSON bool, req cpRequest, o objcopy.Outcom
 	res := o.Result
 	if asJSON {
 		j := toJSON(res, nil)
+		j.Src, j.Dst = req.src.String(), req.dst.String()
 		j.DryRun, j.DryRunAction = true, o.DryRun
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(w, string(b))

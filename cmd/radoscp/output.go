@@ -16,7 +16,11 @@ import (
 
 // jsonResult is the one line --json prints.
 type jsonResult struct {
-	SchemaVersion  int            `json:"schema_version"`
+	SchemaVersion int `json:"schema_version"`
+	// Src and Dst are the copy's addresses (empty on the line of a
+	// failure before any copy).
+	Src            string         `json:"src,omitempty"`
+	Dst            string         `json:"dst,omitempty"`
 	Bytes          uint64         `json:"bytes"`
 	PublishedEOF   uint64         `json:"published_eof"`
 	Objects        uint64         `json:"objects"`
@@ -61,9 +65,10 @@ func toJSONVerify(v *verify.Result) *jsonVerify {
 }
 
 // printResultVerified is printResult with what --verify found.
-func printResultVerified(w io.Writer, asJSON bool, res radoscp.Result, v *verify.Result, err error) {
+func printResultVerified(w io.Writer, asJSON bool, req cpRequest, res radoscp.Result, v *verify.Result, err error) {
 	if asJSON {
 		j := toJSON(res, err)
+		j.Src, j.Dst = req.src.String(), req.dst.String()
 		j.Verify = toJSONVerify(v)
 		if j.Verify != nil && err != nil {
 			j.Verify.Same = false // not compared, or compared and different

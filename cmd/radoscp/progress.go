@@ -21,6 +21,9 @@ type progress struct {
 	files   atomic.Uint64 // CephFS copies: files copied
 	perFile bool          // a CephFS copy: files, and the tree's counted total
 	tree    treeCount
+	// earlier is what the copies before this one (a --batch's) copied,
+	// for the run's totals.
+	earlier struct{ bytes, files atomic.Uint64 }
 	// inFlight, when set, follows the operations in flight (for an
 	// interrupt's message).
 	inFlight *atomic.Int64
@@ -48,15 +51,21 @@ func (p *progress) InFlight(d int) {
 // reset zeroes the counts: each copy of a --batch is shown from 0 of its
 // own total.
 func (p *progress) reset() {
-	p.bytes.Store(0)
+	p.earlier.bytes.Add(p.bytes.Swap(0))
 	p.objects.Store(0)
-	p.files.Store(0)
+	p.earlier.files.Add(p.files.Swap(0))
 	p.tree.bytes.Store(0)
 	p.tree.files.Store(0)
 	p.tree.counted.Store(false)
 	p.tree.done.Store(0)
 	p.tree.passed.Store(0)
 }
+
+// runTotals is what the run copied: every copy of a --batch.
+func (p *progress) runTotals() (bytes, files uint64) {
+	return p.earlier.bytes.Load() + p.bytes.Load(), p.earlier.files.Load() + p.files.Load()
+}
+
 func (p *progress) CopyDone(_ time.Duration, _ uint64, err error) {
 	if err == nil {
 		p.objects.Add(1)

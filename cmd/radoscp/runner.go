@@ -72,7 +72,7 @@ func (r *runner) copy(ctx context.Context, out, errw io.Writer, cfg config.Confi
 		}
 	}
 	r.session.finish()
-	printResultVerified(out, cfg.JSON, o.Result, o.Verified, err)
+	printResultVerified(out, cfg.JSON, req, o.Result, o.Verified, err)
 	return reported(err)
 }
 
