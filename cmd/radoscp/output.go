@@ -79,8 +79,8 @@ func printResultVerified(w io.Writer, asJSON bool, req cpRequest, res radoscp.Re
 	}
 	printResult(w, false, res, err)
 	if v != nil && v.Same() {
-		fmt.Fprintf(w, "verified: %d objects, %d bytes equal to the source; %d bytes through the client\n",
-			v.Objects, v.Bytes, v.ClientBytes)
+		fmt.Fprintf(w, "verified: %s, %d bytes equal to the source; %d bytes through the client\n",
+			plural(int(v.Objects), "object", "objects"), v.Bytes, v.ClientBytes)
 	}
 }
 
@@ -115,8 +115,8 @@ func printResult(w io.Writer, asJSON bool, res radoscp.Result, err error) {
 	if s := res.Elapsed.Seconds(); s > 0 {
 		rate = float64(res.Bytes) / s / (1 << 20)
 	}
-	fmt.Fprintf(w, "copied %d bytes (%d objects by copy-from) in %.3fs, %.1f MiB/s; window %d%s%s%s; published EOF %d\n",
-		res.Bytes, res.Objects, res.Elapsed.Seconds(), rate, res.Window, flag(res.Auto, " (auto, widest reached)"),
+	fmt.Fprintf(w, "copied %d bytes (%s by copy-from) in %.3fs, %.1f MiB/s; window %d%s%s%s; published EOF %d\n",
+		res.Bytes, plural(int(res.Objects), "object", "objects"), res.Elapsed.Seconds(), rate, res.Window, flag(res.Auto, " (auto, widest reached)"),
 		flag(res.Serial, ", serial (into existing data)"), flag(res.Fallback, ", some data through the client"),
 		res.PublishedEOF)
 	if res.CutBack {

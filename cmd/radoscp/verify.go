@@ -51,6 +51,7 @@ could not be compared, 2 invalid input.`,
 	cmd.Flags().StringVar(&dstSize, "dst-size", "", "rados: destinations: their size (default: --length)")
 	bindShard(cmd, &shardSpec, false)
 	cmd.Flags().StringVar(&snap, "snap", "", "rados:/striper: sources: compare pool snapshot NAME of the source's pool (a CephFS snapshot is a path)")
+	hideFlags(cmd, "allow-missing", "offload-only", "pin-source")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := loadConfig(cmd, loader, false)
 		if err != nil {
@@ -148,7 +149,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 	r.session.metrics.Verified(res.Objects, res.Bytes, len(res.Differences))
 	r.session.finish()
 	printVerified(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, src.String(), dst.String(), res, err)
-	return objcopy.VerifyError(res, err)
+	return reported(objcopy.VerifyError(res, err))
 }
 
 // windowOf is how many checksums are kept in flight.
@@ -170,6 +171,9 @@ type jsonVerified struct {
 	ClientBytes   uint64   `json:"client_bytes"`
 	Differences   []string `json:"differences"`
 	Error         *string  `json:"error"`
+	// ExitCode is set on the line of a failure found before anything
+	// was compared, the only line such a run prints.
+	ExitCode *int `json:"exit_code,omitempty"`
 }
 
 func printVerified(out, errw io.Writer, asJSON bool, src, dst string, res verify.Result, err error) {
@@ -196,8 +200,8 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 		fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", j.Src, j.Dst, d)
 	}
 	if j.Same {
-		fmt.Fprintf(out, "identical: %s and %s (%d objects, %d bytes compared; %d bytes through the client)\n",
-			j.Src, j.Dst, j.Objects, j.Bytes, j.ClientBytes)
+		fmt.Fprintf(out, "identical: %s and %s (%s, %d bytes compared; %d bytes through the client)\n",
+			j.Src, j.Dst, plural(int(j.Objects), "object", "objects"), j.Bytes, j.ClientBytes)
 	}
 }
 
@@ -238,7 +242,7 @@ func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, d
 			sum.Paths, share, sum.Bytes, sum.ClientBytes)
 	}
 	if errors.Is(err, fscopy.ErrUsage) {
-		return usageError{err}
+		return reported(usageError{err})
 	}
-	return err
+	return reported(err)
 }
