@@ -468,7 +468,7 @@ func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
 	target, err := t.c.fs.Readlink(src)
 	if err == nil {
 		if same, reason := t.c.sameSymlink(dst, target, st); same {
-			return Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: reason}
+			return Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: reason, Symlink: true}
 		}
 		if t.c.opts.NoClobber {
 			if _, serr := t.c.fs.Lstat(dst); serr == nil {

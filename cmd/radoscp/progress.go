@@ -135,7 +135,7 @@ func startProgress(line *statusLine, p *progress, total uint64, on bool) *progre
 		close(d.done)
 		return d
 	}
-	r := &rateMeter{}
+	r := &rateMeter{start: time.Now()}
 	go func() {
 		defer close(d.done)
 		t := time.NewTicker(250 * time.Millisecond)
@@ -143,6 +143,7 @@ func startProgress(line *statusLine, p *progress, total uint64, on bool) *progre
 		for {
 			select {
 			case <-d.stop:
+				r.final = true
 				line.draw(progressLine(p, total, r, time.Now(), termWidth()))
 				line.end()
 				return
@@ -161,6 +162,11 @@ type rateMeter struct {
 	times []time.Time
 	bytes []uint64
 	first time.Time // the first sample that saw bytes done
+	// start is when the copy began, and final marks the last frame,
+	// whose rate is over the whole copy (the last seconds' rate of a
+	// copy that ended may be nothing, or a burst of completions).
+	start time.Time
+	final bool
 }
 
 const (
@@ -178,6 +184,11 @@ func (r *rateMeter) steady(now time.Time) bool {
 }
 
 func (r *rateMeter) rate(now time.Time, done uint64) float64 {
+	if r.final {
+		if dt := now.Sub(r.start).Seconds(); dt > 0 && !r.start.IsZero() {
+			return float64(done) / dt
+		}
+	}
 	if done > 0 && r.first.IsZero() {
 		r.first = now
 	}
@@ -224,6 +235,9 @@ func treeLine(p *progress, r *rateMeter, now time.Time, width int) string {
 	rate := r.rate(now, copied)
 	done, total := copied+p.tree.passed.Load(), p.tree.bytes.Load()
 	files, totalFiles := p.tree.done.Load(), p.tree.files.Load()
+	// The count reads sizes from directory listings, which can lag a
+	// file being written: what is done is at least the total.
+	total, totalFiles = max(total, done), max(totalFiles, files)
 	if !p.tree.counted.Load() {
 		return strings.TrimSpace(fmt.Sprintf("%s/%s+ %d/%d+ files %s/s (counting the tree)",
 			size(done), size(total), files, totalFiles, size(uint64(rate))))
