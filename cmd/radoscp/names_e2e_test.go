@@ -77,12 +77,43 @@ func TestE2ENamesQuotedAndLossless(t *testing.T) {
 				}
 				got[s] = d
 			}
-			for _, n := range raw {
-				if d, ok := got[e.path(src+"/"+n)]; !ok || d != e.path(dst+"/"+n) {
-					t.Errorf("--json: %q copied to %q (found %v), want %q", n, d, ok, e.path(dst+"/"+n))
+			check := func(what string) {
+				t.Helper()
+				for _, n := range raw {
+					if d, ok := got[e.path(src+"/"+n)]; !ok || d != "cephfs:"+e.path(dst+"/"+n) && d != e.path(dst+"/"+n) {
+						t.Errorf("%s: %q paired with %q (found %v), want %q", what, n, d, ok, e.path(dst+"/"+n))
+					}
 				}
 			}
+			check("cp --json")
 			e.same(t, src, dst)
+			// verify's lines carry the same lossless names.
+			r = runCmd(t, nil, "verify", "-c", c.conf, "-r", "--json", "cephfs:"+e.path(src), "cephfs:"+e.path(dst))
+			if r.code != 0 {
+				t.Fatalf("verify: exit %d\n%s", r.code, r.stderr)
+			}
+			got = map[string]string{}
+			for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+				var m struct {
+					Src, Dst string
+					SrcB64   string `json:"src_b64"`
+				}
+				var d struct {
+					DstB64 string `json:"dst_b64"`
+				}
+				if json.Unmarshal([]byte(l), &m) != nil || json.Unmarshal([]byte(l), &d) != nil {
+					t.Fatalf("verify: %s", l)
+				}
+				s, dd := m.Src, m.Dst
+				if b, err := base64.StdEncoding.DecodeString(m.SrcB64); m.SrcB64 != "" && err == nil {
+					s = string(b)
+				}
+				if b, err := base64.StdEncoding.DecodeString(d.DstB64); d.DstB64 != "" && err == nil {
+					dd = string(b)
+				}
+				got[strings.TrimPrefix(s, "cephfs:")] = dd
+			}
+			check("verify --json")
 		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -171,6 +172,10 @@ type jsonVerified struct {
 	ClientBytes   uint64   `json:"client_bytes"`
 	Differences   []string `json:"differences"`
 	Error         *string  `json:"error"`
+	// SrcB64 and DstB64 are the names' bytes, when they are not UTF-8
+	// (names.Lossless).
+	SrcB64 string `json:"src_b64,omitempty"`
+	DstB64 string `json:"dst_b64,omitempty"`
 	// ExitCode is set on the line of a failure found before anything
 	// was compared, the only line such a run prints.
 	ExitCode *int `json:"exit_code,omitempty"`
@@ -191,17 +196,18 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 		j.Error = &msg
 	}
 	j.SchemaVersion = jsonSchemaVersion
+	j.SrcB64, j.DstB64 = names.Lossless(j.Src), names.Lossless(j.Dst)
 	if asJSON {
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(out, string(b))
 		return
 	}
 	for _, d := range j.Differences {
-		fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", j.Src, j.Dst, d)
+		fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", names.Quote(j.Src), names.Quote(j.Dst), d)
 	}
 	if j.Same {
 		fmt.Fprintf(out, "identical: %s and %s (%s, %d bytes compared; %d bytes through the client)\n",
-			j.Src, j.Dst, plural(int(j.Objects), "object", "objects"), j.Bytes, j.ClientBytes)
+			names.Quote(j.Src), names.Quote(j.Dst), plural(int(j.Objects), "object", "objects"), j.Bytes, j.ClientBytes)
 	}
 }
 
