@@ -634,7 +634,7 @@ func (c *Copier) verifyCopy(ctx context.Context, source radoscp.Source, d *trunc
 		return fmt.Errorf("verify: %w", err)
 	}
 	if !res.Same() {
-		return fmt.Errorf("%w: %s (%d differences)", ErrMismatch, res.Differences[0], len(res.Differences))
+		return fmt.Errorf("%w: %s (differences: %d)", ErrMismatch, res.Differences[0], len(res.Differences))
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
 	}
 	var failed error
 	if sum.Failed > 0 {
-		failed = fmt.Errorf("%d of %d files failed", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
+		failed = fmt.Errorf("files failed: %d of %d", sum.Failed, sum.Files+sum.Failed+sum.Skipped+sum.Unchanged)
 	}
 	if err := errors.Join(failed, t.mlinks.leftBehind()); err != nil {
 		return sum, err

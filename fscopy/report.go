@@ -38,6 +38,9 @@ type Report struct {
 	// Size is a regular file's size in the source, whatever its
 	// outcome: what a progress display counts as done for it.
 	Size uint64
+	// Symlink marks a symlink's report, which a display counting files
+	// leaves out.
+	Symlink bool
 	// DryRun marks what a dry run says the copy would do: nothing was
 	// written for it.
 	DryRun bool

@@ -131,10 +131,10 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, t.lastErr
 	}
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
-		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (%d paths failed, the rest were not copied): %w", sum.Failed, qe))
+		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (paths failed: %d; the rest were not copied): %w", sum.Failed, qe))
 	}
 	if t.quotaErr != nil {
-		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first file the data pool refused (%d paths failed, %d files in flight or queued not copied, the rest not walked)%s: %w",
+		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first file the data pool refused (paths failed: %d; files in flight or queued, not copied: %d; the rest not walked)%s: %w",
 			sum.Failed, t.notStarted, ft.kept(), t.quotaErr))
 	}
 	if sum.Failed > 0 && ft != nil {
@@ -467,7 +467,7 @@ func (t *treeCopy) symlink(src, dst string, st cephfs.Stat) Report {
 	target, err := t.c.fs.Readlink(src)
 	if err == nil {
 		if same, reason := t.c.sameSymlink(dst, target, st); same {
-			return Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: reason}
+			return Report{Src: src, Dst: dst, Outcome: Unchanged, Reason: reason, Symlink: true}
 		}
 		if t.c.opts.NoClobber {
 			if _, serr := t.c.fs.Lstat(dst); serr == nil {

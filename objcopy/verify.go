@@ -17,7 +17,7 @@ func VerifyError(res verify.Result, err error) error {
 		return fmt.Errorf("verify: %w", err)
 	}
 	if !res.Same() {
-		return fmt.Errorf("%w: %d differences", ErrDiffers, len(res.Differences))
+		return fmt.Errorf("%w: differences: %d", ErrDiffers, len(res.Differences))
 	}
 	return nil
 }

@@ -14,13 +14,13 @@ import (
 	"github.com/radoscp/radoscp/config"
 )
 
-// runBatch runs the copies listed in f.batch over one connection. Before
-// each copy it re-reads the configuration, so an operator can change the
-// window of a long job between copies; a copy in progress keeps the window
-// it started with. It stops at the first failed copy.
+// runBatch runs the copies listed in f.batch over one connection. Every
+// line is read and checked before the first copy runs, so a mistake on
+// any line is invalid input with nothing copied. Before each copy it
+// re-reads the configuration, so an operator can change the window of a
+// long job between copies; a copy in progress keeps the window it started
+// with. It stops at the first failed copy.
 func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cfg config.Config, f cpFlags) (err error) {
-	done := 0
-	defer func() { err = afterCopies(err, done) }()
 	var in io.Reader = cmd.InOrStdin()
 	if f.batch != "-" {
 		file, err := os.Open(f.batch)
@@ -30,19 +30,54 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		defer file.Close()
 		in = file
 	}
+	lines, err := readBatch(in, f)
+	if err != nil {
+		return err
+	}
+	done := 0
+	defer func() { err = afterCopies(err, done) }()
 	r, err := newRunner(invocationOf(cmd), cfg)
 	if err != nil {
 		return err
 	}
 	defer r.close()
+	for _, l := range lines {
+		next, _, err := loader.Load()
+		if err != nil {
+			return usage("--batch line %d: reloading the configuration: %v", l.n, err)
+		}
+		if f.noProgress {
+			next.Progress = "off"
+		}
+		if err := r.copy(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), next, l.req); err != nil {
+			return fmt.Errorf("--batch line %d: %w", l.n, err)
+		}
+		done++
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// batchLine is one copy of a batch and the line it is on.
+type batchLine struct {
+	n   int
+	req cpRequest
+}
+
+// readBatch reads every copy of a batch, each line checked as cp checks
+// its arguments; the first bad line is invalid input naming it.
+func readBatch(in io.Reader, f cpFlags) ([]batchLine, error) {
+	var lines []batchLine
 	sc := bufio.NewScanner(in)
-	for line := 1; sc.Scan(); line++ {
+	for n := 1; sc.Scan(); n++ {
 		fields := strings.Fields(sc.Text())
 		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
 			continue
 		}
 		if len(fields) != 2 && len(fields) != 3 {
-			return usage("--batch line %d %q: expected SRC DST [LENGTH]", line, sc.Text())
+			return nil, usage("--batch line %d %q: expected SRC DST [LENGTH]", n, sc.Text())
 		}
 		lf := f
 		if len(fields) == 3 {
@@ -50,25 +85,15 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		}
 		req, err := parseCpRequest(fields[:2], lf, len(fields) == 3)
 		if err != nil {
-			return usage("--batch line %d: %v", line, err)
+			return nil, usage("--batch line %d: %v", n, err)
 		}
 		if req.src.Scheme == address.CephFS {
-			return usage("--batch line %d: cephfs: copies are not batched; give the files or a directory to cp -r", line)
+			return nil, usage("--batch line %d: %s: cephfs: copies are not batched; give the files or a directory to cp -r", n, req.src)
 		}
-		next, _, err := loader.Load()
-		if err != nil {
-			return usage("--batch line %d: reloading the configuration: %v", line, err)
-		}
-		if f.noProgress {
-			next.Progress = "off"
-		}
-		if err := r.copy(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), next, req); err != nil {
-			return fmt.Errorf("--batch line %d: %w", line, err)
-		}
-		done++
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+		lines = append(lines, batchLine{n: n, req: req})
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return nil, usage("--batch %s: %v", f.batch, err)
+	}
+	return lines, nil
 }

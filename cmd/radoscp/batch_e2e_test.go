@@ -1,25 +1,35 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/radoscp/radoscp/test"
 )
 
 // A long-running batch picks up a window changed in the config file for
-// its next copy.
+// its next copy. radoscp's stdout is a pipe of one page that the test
+// fills: radoscp writes the first copy's line only after that copy, waits
+// there in write(2) (which the test sees in /proc), and cannot load the
+// configuration for the second copy until the test, having changed the
+// file, drains the pipe.
 func TestE2EBatchReloadsWindow(t *testing.T) {
 	conf := test.Conf(t)
 	src := test.UniqueName(t)
 	a, b := test.OpenPool(t, conf, "radoscp-a"), test.OpenPool(t, conf, "radoscp-b")
 	data := writeObjects(t, a, src, 4, oneMiB)
+	cleanupObjects(t, b, src+"-1", 4)
+	cleanupObjects(t, b, src+"-2", 4)
 	cfgFile := filepath.Join(t.TempDir(), "radoscp.yaml")
 	setWindow := func(w int) {
 		if err := os.WriteFile(cfgFile, []byte(fmt.Sprintf("window: %d\nobject-size: 1M\n", w)), 0o600); err != nil {
@@ -27,45 +37,54 @@ func TestE2EBatchReloadsWindow(t *testing.T) {
 		}
 	}
 	setWindow(2)
-
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	size, err := unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(bytes.Repeat([]byte("\n"), size)); err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(binary, "cp", "-c", conf, "--config", cfgFile, "--json", "--batch", "-")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cmd.Stdin = strings.NewReader(fmt.Sprintf("rados:radoscp-a/%s rados:radoscp-b/%s-1 4M\nrados:radoscp-a/%s rados:radoscp-b/%s-2 4M\n", src, src, src, src))
+	cmd.Stdout = w
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	lines := bufio.NewScanner(stdout)
-	copyOne := func(dst string) map[string]any {
-		cleanupObjects(t, b, dst, 4)
-		fmt.Fprintf(stdin, "rados:radoscp-a/%s rados:radoscp-b/%s 4M\n", src, dst)
-		if !lines.Scan() {
-			t.Fatalf("no result line: %v", lines.Err())
+	w.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for !inPipeWrite(t, cmd.Process.Pid) {
+		select {
+		case err := <-exited:
+			t.Fatalf("radoscp ended (%v) before writing the first copy's line", err)
+		case <-time.After(20 * time.Millisecond):
 		}
-		var m map[string]any
-		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
-			t.Fatalf("%v: %s", err, lines.Text())
-		}
-		assertObjects(t, b, dst, data[:4])
-		return m
-	}
-	if m := copyOne(src + "-1"); m["window"] != 2.0 {
-		t.Fatalf("first copy window %v, want 2", m["window"])
 	}
 	setWindow(5)
-	if m := copyOne(src + "-2"); m["window"] != 5.0 {
-		t.Fatalf("second copy window %v, want 5 from the changed file", m["window"])
+	stdout, _ := io.ReadAll(out)
+	if err := <-exited; err != nil {
+		t.Fatalf("batch: %v\n%s", err, stdout)
 	}
-	stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("batch: %v", err)
+	lines := strings.Fields(string(stdout))
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2:\n%s", len(lines), stdout)
 	}
+	for i, want := range []float64{2, 5} {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(lines[i]), &m); err != nil {
+			t.Fatalf("%v: %s", err, lines[i])
+		}
+		if m["window"] != want {
+			t.Errorf("copy %d window %v, want %v (from the file as it was then)", i+1, m["window"], want)
+		}
+	}
+	assertObjects(t, b, src+"-1", data)
+	assertObjects(t, b, src+"-2", data)
 }
 
 // Each copy of a --batch shows its own progress, from 0 to 100% of its own
@@ -93,4 +112,21 @@ func TestE2EBatchProgressPerCopy(t *testing.T) {
 			t.Errorf("copy %d ends its progress at %q, want 100.0%% 2.0MiB/2.0MiB 2 obj", i+1, f)
 		}
 	}
+}
+
+// inPipeWrite says whether a thread of process pid waits in a write to
+// its stdout (the full pipe): /proc/PID/task/TID/syscall begins with the
+// number of write(2) and fd 1.
+func inPipeWrite(t *testing.T, pid int) bool {
+	t.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/syscall", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range tasks {
+		if b, err := os.ReadFile(f); err == nil && strings.HasPrefix(string(b), fmt.Sprintf("%d 0x1 ", unix.SYS_WRITE)) {
+			return true
+		}
+	}
+	return false
 }

@@ -30,6 +30,9 @@ func exactArgs(n int, takes string) cobra.PositionalArgs {
 // the progress flags, and applies --no-progress.
 func loadConfig(cmd *cobra.Command, loader *config.Loader, noProgress bool) (config.Config, error) {
 	start(cmd)
+	if err := checkInapplicable(cmd); err != nil {
+		return config.Config{}, err
+	}
 	cfg, _, err := loader.Load()
 	if err != nil {
 		return cfg, usageError{Err: err}

@@ -25,11 +25,12 @@ func newCpCommand() *cobra.Command {
 	var f cpFlags
 	cmd := &cobra.Command{
 		Use:   "cp [flags] SRC DST",
-		Short: "Copy CephFS files and trees, raw object sets or striped objects with server-side copy-from",
+		Short: "Copy CephFS trees, raw object sets or striped objects server-side",
 		Long: `Copy SRC to DST inside the cluster. Addresses:
-  cephfs:/PATH, cephfs:FSNAME:/PATH                CephFS file, symlink or (-r) directory
-  rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX   raw object set PREFIX.%08x
-  striper:POOL/NAME, striper:POOL/NAMESPACE/NAME   libradosstriper object
+  cephfs:/PATH, cephfs:FSNAME:/PATH               CephFS file, symlink or
+                                                  (-r) directory
+  rados:POOL/PREFIX, rados:POOL/NAMESPACE/PREFIX  raw object set PREFIX.%08x
+  striper:POOL/NAME, striper:POOL/NAMESPACE/NAME  libradosstriper object
 
 CephFS copies work like cp -a: if DST is an existing directory the copy is
 DST/NAME, otherwise DST. Each file is written to a staging file next to its

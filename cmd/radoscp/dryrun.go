@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/objcopy"
 )
 
@@ -15,22 +16,22 @@ func printDryRun(w io.Writer, r fscopy.Report) {
 	switch r.Outcome {
 	case fscopy.Copied:
 		if r.Src == r.Dst { // migrate
-			fmt.Fprintf(w, "would move cephfs:%s (%d bytes): %s\n", r.Src, r.Result.Bytes, r.Reason)
+			fmt.Fprintf(w, "would move %s (%d bytes): %s\n", cephfsName(r.Src), r.Result.Bytes, r.Reason)
 			return
 		}
-		fmt.Fprintf(w, "would copy cephfs:%s -> cephfs:%s (%d bytes)%s\n", r.Src, r.Dst, r.Result.Bytes, flag(r.Reason != "", "; "+r.Reason))
+		fmt.Fprintf(w, "would copy %s -> %s (%d bytes)%s\n", cephfsName(r.Src), cephfsName(r.Dst), r.Result.Bytes, flag(r.Reason != "", "; "+r.Reason))
 	case fscopy.Dir:
 		if r.Reason != "" {
-			fmt.Fprintf(w, "would make directory cephfs:%s\n", r.Dst)
+			fmt.Fprintf(w, "would make directory %s\n", cephfsName(r.Dst))
 		}
 	case fscopy.Linked:
-		fmt.Fprintf(w, "would create symlink cephfs:%s\n", r.Dst)
+		fmt.Fprintf(w, "would create symlink %s\n", cephfsName(r.Dst))
 	case fscopy.Special:
-		fmt.Fprintf(w, "would make special file cephfs:%s\n", r.Dst)
+		fmt.Fprintf(w, "would make special file %s\n", cephfsName(r.Dst))
 	case fscopy.HardLink:
-		fmt.Fprintf(w, "would link cephfs:%s: %s\n", r.Dst, r.Reason)
+		fmt.Fprintf(w, "would link %s: %s\n", cephfsName(r.Dst), r.Reason)
 	case fscopy.Deleted:
-		fmt.Fprintf(w, "would delete cephfs:%s (not in the source)\n", r.Dst)
+		fmt.Fprintf(w, "would delete %s (not in the source)\n", cephfsName(r.Dst))
 	}
 }
 
@@ -40,6 +41,7 @@ func printObjectDryRun(w io.Writer, asJSON bool, req cpRequest, o objcopy.Outcom
 	res := o.Result
 	if asJSON {
 		j := toJSON(res, nil)
+		j.setNames(req)
 		j.DryRun, j.DryRunAction = true, o.DryRun
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(w, string(b))
@@ -53,5 +55,5 @@ func printObjectDryRun(w io.Writer, asJSON bool, req cpRequest, o objcopy.Outcom
 		"resume":     fmt.Sprintf("continuing from its published EOF %d", eof),
 	}[o.DryRun]
 	fmt.Fprintf(w, "dry run: would copy %d bytes (%s) %s -> %s, %s; the EOF would be %d; nothing was written\n",
-		o.Length, plural(int(res.Objects), "object", "objects"), req.src, req.dst, what, res.PublishedEOF)
+		o.Length, plural(int(res.Objects), "object", "objects"), names.Quote(req.src.String()), names.Quote(req.dst.String()), what, res.PublishedEOF)
 }

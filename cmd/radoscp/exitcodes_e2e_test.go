@@ -30,9 +30,11 @@ func TestE2EExitCodes(t *testing.T) {
 	}
 	absent(t, b, objName(dst, 0)) // nothing was written
 
-	// The first line copies, the second is invalid: exit 3, not 2.
+	// The first line copies, the second fails (its source is missing):
+	// exit 3, not 1. (A bad line is refused before any copy: exit 2,
+	// TestE2EBatchChecksEveryLineFirst.)
 	batch := t.TempDir() + "/batch"
-	writeFile(t, batch, "rados:radoscp-a/"+src+" rados:radoscp-b/"+dst+" 2M\nrados:radoscp-a/"+src+" rados:radoscp-b/"+test.UniqueName(t)+"\n")
+	writeFile(t, batch, "rados:radoscp-a/"+src+" rados:radoscp-b/"+dst+" 2M\nrados:radoscp-a/"+test.UniqueName(t)+" rados:radoscp-b/"+test.UniqueName(t)+" 2M\n")
 	r := runCmd(t, nil, "cp", "-c", conf, "--no-progress", "--object-size", "1M", "--batch", batch)
 	if r.code != 3 || !strings.Contains(r.stderr, "after 1 completed copy") || !strings.Contains(r.stderr, "line 2") {
 		t.Fatalf("batch: exit %d, want 3\n%s", r.code, r.stderr)

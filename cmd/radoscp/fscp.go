@@ -150,6 +150,12 @@ func (f *fsRun) finish(cmd *cobra.Command, cfg config.Config, o fscopy.Options, 
 	if stopped {
 		err = fsInterrupted(copied)
 	}
+	if errors.Is(err, fscopy.ErrUsage) && !copied && sum.Dirs == 0 {
+		// Refused before anything was done: the error alone (main
+		// prints it, and with --json the summary-shaped line with its
+		// exit code), not a summary of zeros before it.
+		return usageError{Err: err}
+	}
 	printSummary(cmd.OutOrStdout(), cfg.JSON, o.DryRun, o.Shard, sum, into, time.Since(f.start), err)
 	switch {
 	case stopped && copied:
@@ -227,6 +233,7 @@ system's data pools.`,
 	bindFilter(cmd, &f.filter)
 	bindShard(cmd, &f.shard, true)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say which files would be moved, left alone or skipped, and write nothing")
+	hideFlags(cmd, "allow-missing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := loadConfig(cmd, loader, noProgress)
 		if err != nil {

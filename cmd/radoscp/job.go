@@ -27,7 +27,7 @@ var (
 	jobEnd     = prometheus.NewDesc("radoscp_job_end_timestamp_seconds", "When the last run ended, in Unix seconds.", nil, nil)
 	jobSuccess = prometheus.NewDesc("radoscp_job_success", "1 if the last run copied everything (exit 0), else 0.", nil, nil)
 	jobExit    = prometheus.NewDesc("radoscp_job_exit_code", "The exit code of the last run.", nil, nil)
-	jobBytes   = prometheus.NewDesc("radoscp_job_copied_bytes", "Bytes the last run copied.", nil, nil)
+	jobBytes   = prometheus.NewDesc("radoscp_job_copied_bytes", "Bytes the last run copied (all copies of a --batch).", nil, nil)
 	jobFiles   = prometheus.NewDesc("radoscp_job_copied_files", "CephFS files the last run copied.", nil, nil)
 )
 
@@ -73,7 +73,7 @@ func (j *job) finish(errw io.Writer, code int) {
 	if j.session != nil {
 		m = j.session.metrics
 		if p := j.session.prog; p != nil {
-			c.bytes, c.files = p.bytes.Load(), p.files.Load()
+			c.bytes, c.files = p.runTotals()
 		}
 	}
 	if err := m.WriteTextfile(j.textfile, c); err != nil {
@@ -87,7 +87,7 @@ func (j *job) finish(errw io.Writer, code int) {
 func (j *job) finishCopy(s *session) {
 	c := jobCollector{start: j.start, code: -1}
 	if s.prog != nil {
-		c.bytes, c.files = s.prog.bytes.Load(), s.prog.files.Load()
+		c.bytes, c.files = s.prog.runTotals()
 	}
 	if err := s.metrics.WriteTextfile(s.cfg.MetricsTextfile, c); err != nil {
 		s.log.Error("cannot write the metrics textfile", "path", s.cfg.MetricsTextfile, "err", err)

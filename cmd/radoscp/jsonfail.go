@@ -57,7 +57,10 @@ func printFailureJSON(w io.Writer, args []string, configured bool, err error) {
 	}
 	code := exitCode(err)
 	var line any
-	if summaryShaped(args) {
+	if len(args) > 0 && args[0] == "verify" {
+		msg := plainWords(err.Error())
+		line = jsonVerified{SchemaVersion: jsonSchemaVersion, Differences: []string{}, Error: &msg, ExitCode: &code}
+	} else if summaryShaped(args) {
 		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, ExitCode: &code}
 		msg := plainWords(err.Error())
 		j.Error, j.Errno = &msg, int(toJSON(radoscp.Result{}, err).Errno)

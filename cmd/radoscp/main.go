@@ -23,6 +23,7 @@ func main() {
 	root.AddCommand(newCpCommand(), newMigrateCommand(), newVerifyCommand(), newBenchCommand(), newConfigCommand(),
 		newSubvolumeCommand(), newReportCommand())
 	root.AddCommand(newManCommand(root))
+	wrapHelp(root)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{Err: flagError(c, err)} })
 	err := root.ExecuteContext(withInvocation(context.Background(), inv))
 	if err != nil && !inv.started {

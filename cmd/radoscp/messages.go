@@ -66,6 +66,12 @@ func cobraWords(err error) error {
 // flagError adds to an unknown flag the flags it is close to.
 func flagError(cmd *cobra.Command, err error) error {
 	msg := err.Error()
+	if m := badValue.FindStringSubmatch(msg); m != nil {
+		if kind, ok := numberKinds[m[3]]; ok {
+			return fmt.Errorf("%s: %s: expected %s", m[2], m[1], kind)
+		}
+		return fmt.Errorf("%s: %s", m[2], m[4]) // the flag type's own words
+	}
 	name, ok := strings.CutPrefix(msg, "unknown flag: --")
 	if !ok {
 		if short, ok := strings.CutPrefix(msg, "unknown shorthand flag: "); ok {
@@ -91,6 +97,20 @@ func flagError(cmd *cobra.Command, err error) error {
 		return fmt.Errorf("unknown flag --%s; %s --help lists the flags", name, cmd.CommandPath())
 	}
 	return fmt.Errorf("unknown flag --%s; did you mean %s?", name, strings.Join(close, " or "))
+}
+
+// badValue is pflag's error for a flag given a value it cannot parse:
+// the value, the flag, and the strconv function that refused it or the
+// flag type's own message.
+var badValue = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?(--[\w-]+)" flag: (?:strconv\.(Parse\w+).*|(.*))$`)
+
+// numberKinds says what each strconv parser expects, in an operator's
+// words.
+var numberKinds = map[string]string{
+	"ParseUint":  "a whole number >= 0",
+	"ParseInt":   "a whole number",
+	"ParseFloat": "a number",
+	"ParseBool":  "true or false",
 }
 
 // editDistance is the Levenshtein distance of a and b.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/verify"
@@ -16,7 +17,15 @@ import (
 
 // jsonResult is the one line --json prints.
 type jsonResult struct {
-	SchemaVersion  int            `json:"schema_version"`
+	SchemaVersion int `json:"schema_version"`
+	// Src and Dst are the copy's addresses (empty on the line of a
+	// failure before any copy).
+	Src string `json:"src,omitempty"`
+	Dst string `json:"dst,omitempty"`
+	// SrcB64 and DstB64 are the names' bytes, when they are not UTF-8
+	// (names.Lossless).
+	SrcB64         string         `json:"src_b64,omitempty"`
+	DstB64         string         `json:"dst_b64,omitempty"`
 	Bytes          uint64         `json:"bytes"`
 	PublishedEOF   uint64         `json:"published_eof"`
 	Objects        uint64         `json:"objects"`
@@ -60,10 +69,21 @@ func toJSONVerify(v *verify.Result) *jsonVerify {
 	return j
 }
 
+// setNames puts req's addresses in the line, losslessly.
+func (j *jsonResult) setNames(req cpRequest) {
+	j.Src, j.Dst = req.src.String(), req.dst.String()
+	j.SrcB64, j.DstB64 = names.Lossless(j.Src), names.Lossless(j.Dst)
+}
+
+// cephfsName is a CephFS path of the default file system for a line of
+// text.
+func cephfsName(p string) string { return names.Quote("cephfs:" + p) }
+
 // printResultVerified is printResult with what --verify found.
-func printResultVerified(w io.Writer, asJSON bool, res radoscp.Result, v *verify.Result, err error) {
+func printResultVerified(w io.Writer, asJSON bool, req cpRequest, res radoscp.Result, v *verify.Result, err error) {
 	if asJSON {
 		j := toJSON(res, err)
+		j.setNames(req)
 		j.Verify = toJSONVerify(v)
 		if j.Verify != nil && err != nil {
 			j.Verify.Same = false // not compared, or compared and different
@@ -74,8 +94,8 @@ func printResultVerified(w io.Writer, asJSON bool, res radoscp.Result, v *verify
 	}
 	printResult(w, false, res, err)
 	if v != nil && v.Same() {
-		fmt.Fprintf(w, "verified: %d objects, %d bytes equal to the source; %d bytes through the client\n",
-			v.Objects, v.Bytes, v.ClientBytes)
+		fmt.Fprintf(w, "verified: %s, %d bytes equal to the source; %d bytes through the client\n",
+			plural(int(v.Objects), "object", "objects"), v.Bytes, v.ClientBytes)
 	}
 }
 
@@ -110,8 +130,8 @@ func printResult(w io.Writer, asJSON bool, res radoscp.Result, err error) {
 	if s := res.Elapsed.Seconds(); s > 0 {
 		rate = float64(res.Bytes) / s / (1 << 20)
 	}
-	fmt.Fprintf(w, "copied %d bytes (%d objects by copy-from) in %.3fs, %.1f MiB/s; window %d%s%s%s; published EOF %d\n",
-		res.Bytes, res.Objects, res.Elapsed.Seconds(), rate, res.Window, flag(res.Auto, " (auto, widest reached)"),
+	fmt.Fprintf(w, "copied %d bytes (%s by copy-from) in %.3fs, %.1f MiB/s; window %d%s%s%s; published EOF %d\n",
+		res.Bytes, plural(int(res.Objects), "object", "objects"), res.Elapsed.Seconds(), rate, res.Window, flag(res.Auto, " (auto, widest reached)"),
 		flag(res.Serial, ", serial (into existing data)"), flag(res.Fallback, ", some data through the client"),
 		res.PublishedEOF)
 	if res.CutBack {
@@ -132,6 +152,8 @@ type jsonFile struct {
 	SchemaVersion int     `json:"schema_version"`
 	Src           string  `json:"src"`
 	Dst           string  `json:"dst"`
+	SrcB64        string  `json:"src_b64,omitempty"`
+	DstB64        string  `json:"dst_b64,omitempty"`
 	Outcome       string  `json:"outcome"`
 	Reason        string  `json:"reason,omitempty"`
 	Finding       string  `json:"finding,omitempty"`
@@ -148,7 +170,8 @@ type jsonFile struct {
 // single, the copy is of one file, whose failure main reports.
 func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	if asJSON {
-		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
+		j := jsonFile{SchemaVersion: jsonSchemaVersion, Src: r.Src, Dst: r.Dst, SrcB64: names.Lossless(r.Src), DstB64: names.Lossless(r.Dst),
+			Outcome: string(r.Outcome), Reason: libraryTerms.Replace(r.Reason),
 			Finding: string(r.Finding), Resumed: r.Resumed, ResumedFrom: r.ResumedFrom, DryRun: r.DryRun}
 		if r.Err != nil {
 			msg := r.Err.Error()
@@ -173,23 +196,23 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	switch {
 	case r.Err != nil && single:
 	case r.Outcome == fscopy.Interrupted:
-		fmt.Fprintf(errw, "radoscp: interrupted %s after %s of %s\n", r.Src, size(r.Result.Bytes), size(r.Size))
+		fmt.Fprintf(errw, "radoscp: interrupted %s after %s of %s\n", names.Quote(r.Src), size(r.Result.Bytes), size(r.Size))
 	case r.Err != nil:
-		fmt.Fprintf(errw, "radoscp: %s: %v\n", r.Src, r.Err)
+		fmt.Fprintf(errw, "radoscp: %s: %v\n", names.Quote(r.Src), r.Err)
 	case r.Finding != "":
-		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, r.Src, libraryTerms.Replace(r.Reason))
+		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, names.Quote(r.Src), libraryTerms.Replace(r.Reason))
 	case r.Outcome == fscopy.Deleted:
-		fmt.Fprintf(errw, "radoscp: deleted cephfs:%s (not in the source)\n", r.Dst)
+		fmt.Fprintf(errw, "radoscp: deleted %s (not in the source)\n", cephfsName(r.Dst))
 	case r.Outcome == fscopy.Unchanged:
 		// Counted in the summary: a rerun would print a line per file
 		// it had nothing to do for.
 	case r.Outcome == fscopy.Skipped:
-		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
+		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", names.Quote(r.Src), libraryTerms.Replace(r.Reason))
 	case r.Reason != "" && r.Outcome != fscopy.HardLink: // a hard link's reason names its file
-		fmt.Fprintf(errw, "radoscp: %s: %s\n", r.Src, libraryTerms.Replace(r.Reason))
+		fmt.Fprintf(errw, "radoscp: %s: %s\n", names.Quote(r.Src), libraryTerms.Replace(r.Reason))
 	}
 	if r.Resumed {
-		fmt.Fprintf(errw, "radoscp: %s: resumed from byte %d\n", r.Src, r.ResumedFrom)
+		fmt.Fprintf(errw, "radoscp: %s: resumed from byte %d\n", names.Quote(r.Src), r.ResumedFrom)
 	}
 }
 
@@ -271,7 +294,7 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintf(&b, "dry run: would copy %s (%s), %s%s, %s; %d skipped, %d unchanged, %d failed%s%s; nothing was written\n",
 			plural(s.Files, "file", "files"), plural(int(s.Bytes), "byte", "bytes"), plural(s.Symlinks, "symlink", "symlinks"),
 			links, plural(s.Dirs, "directory", "directories"), s.Skipped, s.Unchanged, s.Failed,
-			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), flag(into != "", "; into "+into))
+			flag(s.Excluded > 0, fmt.Sprintf(", %d excluded", s.Excluded)), flag(into != "", "; into "+names.Quote(into)))
 		printDeletions(&b, s, "would delete")
 		return
 	}
@@ -294,7 +317,7 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 		fmt.Fprintf(&b, "; times set again on %s after an MDS restart moved them", plural(s.TimesReset, "file", "files"))
 	}
 	if into != "" {
-		fmt.Fprintf(&b, "; into %s", into)
+		fmt.Fprintf(&b, "; into %s", names.Quote(into))
 	}
 	b.WriteString("\n")
 	printDeletions(&b, s, "deleted")

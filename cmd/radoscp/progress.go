@@ -21,6 +21,9 @@ type progress struct {
 	files   atomic.Uint64 // CephFS copies: files copied
 	perFile bool          // a CephFS copy: files, and the tree's counted total
 	tree    treeCount
+	// earlier is what the copies before this one (a --batch's) copied,
+	// for the run's totals.
+	earlier struct{ bytes, files atomic.Uint64 }
 	// inFlight, when set, follows the operations in flight (for an
 	// interrupt's message).
 	inFlight *atomic.Int64
@@ -48,15 +51,21 @@ func (p *progress) InFlight(d int) {
 // reset zeroes the counts: each copy of a --batch is shown from 0 of its
 // own total.
 func (p *progress) reset() {
-	p.bytes.Store(0)
+	p.earlier.bytes.Add(p.bytes.Swap(0))
 	p.objects.Store(0)
-	p.files.Store(0)
+	p.earlier.files.Add(p.files.Swap(0))
 	p.tree.bytes.Store(0)
 	p.tree.files.Store(0)
 	p.tree.counted.Store(false)
 	p.tree.done.Store(0)
 	p.tree.passed.Store(0)
 }
+
+// runTotals is what the run copied: every copy of a --batch.
+func (p *progress) runTotals() (bytes, files uint64) {
+	return p.earlier.bytes.Load() + p.bytes.Load(), p.earlier.files.Load() + p.files.Load()
+}
+
 func (p *progress) CopyDone(_ time.Duration, _ uint64, err error) {
 	if err == nil {
 		p.objects.Add(1)
@@ -126,7 +135,7 @@ func startProgress(line *statusLine, p *progress, total uint64, on bool) *progre
 		close(d.done)
 		return d
 	}
-	r := &rateMeter{}
+	r := &rateMeter{start: time.Now()}
 	go func() {
 		defer close(d.done)
 		t := time.NewTicker(250 * time.Millisecond)
@@ -134,6 +143,7 @@ func startProgress(line *statusLine, p *progress, total uint64, on bool) *progre
 		for {
 			select {
 			case <-d.stop:
+				r.final = true
 				line.draw(progressLine(p, total, r, time.Now(), termWidth()))
 				line.end()
 				return
@@ -152,6 +162,11 @@ type rateMeter struct {
 	times []time.Time
 	bytes []uint64
 	first time.Time // the first sample that saw bytes done
+	// start is when the copy began, and final marks the last frame,
+	// whose rate is over the whole copy (the last seconds' rate of a
+	// copy that ended may be nothing, or a burst of completions).
+	start time.Time
+	final bool
 }
 
 const (
@@ -169,6 +184,11 @@ func (r *rateMeter) steady(now time.Time) bool {
 }
 
 func (r *rateMeter) rate(now time.Time, done uint64) float64 {
+	if r.final {
+		if dt := now.Sub(r.start).Seconds(); dt > 0 && !r.start.IsZero() {
+			return float64(done) / dt
+		}
+	}
 	if done > 0 && r.first.IsZero() {
 		r.first = now
 	}
@@ -215,6 +235,9 @@ func treeLine(p *progress, r *rateMeter, now time.Time, width int) string {
 	rate := r.rate(now, copied)
 	done, total := copied+p.tree.passed.Load(), p.tree.bytes.Load()
 	files, totalFiles := p.tree.done.Load(), p.tree.files.Load()
+	// The count reads sizes from directory listings, which can lag a
+	// file being written: what is done is at least the total.
+	total, totalFiles = max(total, done), max(totalFiles, files)
 	if !p.tree.counted.Load() {
 		return strings.TrimSpace(fmt.Sprintf("%s/%s+ %d/%d+ files %s/s (counting the tree)",
 			size(done), size(total), files, totalFiles, size(uint64(rate))))

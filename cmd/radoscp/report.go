@@ -19,7 +19,7 @@ func newReportCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "report [--json] FILE...",
-		Short: "Merge the --json outputs of a sharded copy's workers and final pass",
+		Short: "Merge the --json outputs of a sharded copy's workers and last pass",
 		Long: `Read the --json lines of the runs of one sharded cp -r, migrate or verify
 (--shard K/N, and the final pass --shard finish), one FILE per run ("-" for
 stdin), and print files, bytes and failures per shard and in all. It finds

@@ -8,6 +8,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/rados"
 )
@@ -53,7 +54,7 @@ func (r *runner) close() {
 func (r *runner) copy(ctx context.Context, out, errw io.Writer, cfg config.Config, req cpRequest) error {
 	o, err := r.objects.Copy(ctx, objectRequest(cfg, req))
 	if h := o.TookOver; h != nil {
-		fmt.Fprintf(errw, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", req.dst, h)
+		fmt.Fprintf(errw, "radoscp: %s: took over the lock of a copy that is gone (%s)\n", names.Quote(req.dst.String()), h)
 	}
 	defer warnClose(errw, req.dst, o.CloseErr)
 	switch {
@@ -67,12 +68,12 @@ func (r *runner) copy(ctx context.Context, out, errw io.Writer, cfg config.Confi
 		r.session.metrics.Verified(v.Objects, v.Bytes, len(v.Differences))
 		if err != nil {
 			for _, d := range v.Differences {
-				fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", req.src, req.dst, d)
+				fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", names.Quote(req.src.String()), names.Quote(req.dst.String()), d)
 			}
 		}
 	}
 	r.session.finish()
-	printResultVerified(out, cfg.JSON, o.Result, o.Verified, err)
+	printResultVerified(out, cfg.JSON, req, o.Result, o.Verified, err)
 	return reported(err)
 }
 

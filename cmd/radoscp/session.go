@@ -131,6 +131,9 @@ func (f *fileProgress) file(r fscopy.Report) {
 	if r.Outcome == fscopy.Interrupted {
 		return // not done: the last frame shows the bytes it copied, not its size
 	}
+	if r.Symlink {
+		return // the count is of regular files
+	}
 	if r.Outcome == fscopy.Copied {
 		f.p.files.Add(1)
 	}

@@ -56,6 +56,7 @@ continues).`,
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync before the clone is complete) or off")
 	bindVerify(cmd, &f.verify, "false")
 	bindShard(cmd, &f.shard, true)
+	hideFlags(cmd, "allow-missing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := loadConfig(cmd, loader, noProgress)
 		if err != nil {

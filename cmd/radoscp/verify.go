@@ -14,6 +14,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/verify"
 )
@@ -51,6 +52,7 @@ could not be compared, 2 invalid input.`,
 	cmd.Flags().StringVar(&dstSize, "dst-size", "", "rados: destinations: their size (default: --length)")
 	bindShard(cmd, &shardSpec, false)
 	cmd.Flags().StringVar(&snap, "snap", "", "rados:/striper: sources: compare pool snapshot NAME of the source's pool (a CephFS snapshot is a path)")
+	hideFlags(cmd, "allow-missing", "offload-only", "pin-source")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := loadConfig(cmd, loader, false)
 		if err != nil {
@@ -148,7 +150,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 	r.session.metrics.Verified(res.Objects, res.Bytes, len(res.Differences))
 	r.session.finish()
 	printVerified(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, src.String(), dst.String(), res, err)
-	return objcopy.VerifyError(res, err)
+	return reported(objcopy.VerifyError(res, err))
 }
 
 // windowOf is how many checksums are kept in flight.
@@ -170,6 +172,13 @@ type jsonVerified struct {
 	ClientBytes   uint64   `json:"client_bytes"`
 	Differences   []string `json:"differences"`
 	Error         *string  `json:"error"`
+	// SrcB64 and DstB64 are the names' bytes, when they are not UTF-8
+	// (names.Lossless).
+	SrcB64 string `json:"src_b64,omitempty"`
+	DstB64 string `json:"dst_b64,omitempty"`
+	// ExitCode is set on the line of a failure found before anything
+	// was compared, the only line such a run prints.
+	ExitCode *int `json:"exit_code,omitempty"`
 }
 
 func printVerified(out, errw io.Writer, asJSON bool, src, dst string, res verify.Result, err error) {
@@ -187,17 +196,18 @@ func printVerification(out, errw io.Writer, asJSON bool, j jsonVerified, err err
 		j.Error = &msg
 	}
 	j.SchemaVersion = jsonSchemaVersion
+	j.SrcB64, j.DstB64 = names.Lossless(j.Src), names.Lossless(j.Dst)
 	if asJSON {
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(out, string(b))
 		return
 	}
 	for _, d := range j.Differences {
-		fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", j.Src, j.Dst, d)
+		fmt.Fprintf(errw, "radoscp: differs: %s -> %s: %s\n", names.Quote(j.Src), names.Quote(j.Dst), d)
 	}
 	if j.Same {
-		fmt.Fprintf(out, "identical: %s and %s (%d objects, %d bytes compared; %d bytes through the client)\n",
-			j.Src, j.Dst, j.Objects, j.Bytes, j.ClientBytes)
+		fmt.Fprintf(out, "identical: %s and %s (%s, %d bytes compared; %d bytes through the client)\n",
+			names.Quote(j.Src), names.Quote(j.Dst), plural(int(j.Objects), "object", "objects"), j.Bytes, j.ClientBytes)
 	}
 }
 
@@ -238,7 +248,7 @@ func verifyFS(ctx context.Context, cmd *cobra.Command, cfg config.Config, src, d
 			sum.Paths, share, sum.Bytes, sum.ClientBytes)
 	}
 	if errors.Is(err, fscopy.ErrUsage) {
-		return usageError{Err: err}
+		return reported(usageError{Err: err})
 	}
-	return err
+	return reported(err)
 }

@@ -59,7 +59,7 @@ func newManCommand(root *cobra.Command) *cobra.Command {
 	return &cobra.Command{
 		Use:   "man DIR",
 		Short: "Write man pages (radoscp.1, radoscp-cp.1, ...) into DIR",
-		Args:  cobra.ExactArgs(1),
+		Args:  exactArgs(1, "DIR, the directory to write the pages into"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			start(cmd)
 			if err := os.MkdirAll(args[0], 0o755); err != nil {
