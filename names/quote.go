@@ -25,13 +25,7 @@ func Quote(s string) string {
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1, notPrint(r):
-			for _, c := range []byte(s[i : i+n]) {
-				if e, ok := escapes[c]; ok {
-					b.WriteString(e)
-				} else {
-					fmt.Fprintf(&b, `\%03o`, c)
-				}
-			}
+			escape(&b, s[i:i+n])
 		case r == '\'' || r == '\\':
 			b.WriteString(`\` + string(r))
 		default:
@@ -67,3 +61,36 @@ func unsafe(r rune) bool {
 }
 
 func notPrint(r rune) bool { return !unicode.IsPrint(r) }
+
+// Escape is a message (an error's text, a reason) for one line of text:
+// control characters and bytes that are not UTF-8 in it, most often
+// inside a name the message quotes raw, are written as Quote's escapes
+// (\n, \377), the rest as it is.
+func Escape(msg string) string {
+	if utf8.ValidString(msg) && strings.IndexFunc(msg, notPrint) < 0 {
+		return msg
+	}
+	var b strings.Builder
+	for i := 0; i < len(msg); {
+		r, n := utf8.DecodeRuneInString(msg[i:])
+		if r == utf8.RuneError && n == 1 || notPrint(r) {
+			escape(&b, msg[i:i+n])
+		} else {
+			b.WriteString(msg[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// escape writes the bytes of s, a character that is not printed or a byte
+// that is not UTF-8, as escapes.
+func escape(b *strings.Builder, s string) {
+	for _, c := range []byte(s) {
+		if e, ok := escapes[c]; ok {
+			b.WriteString(e)
+		} else {
+			fmt.Fprintf(b, `\%03o`, c)
+		}
+	}
+}

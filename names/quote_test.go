@@ -34,3 +34,18 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+// Runs without a cluster: a message keeps its words and quotes, and a
+// name inside it stays on the line with its bytes visible.
+func TestEscape(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"copy cephfs:/a b -> cephfs:/c: EIO", "copy cephfs:/a b -> cephfs:/c: EIO"},
+		{"cephfs:/new\nline: source changed", `cephfs:/new\nline: source changed`},
+		{"cephfs:/\xff\xfe exists", `cephfs:/\377\376 exists`},
+		{"café 'x'", "café 'x'"},
+	} {
+		if got := Escape(c.in); got != c.want {
+			t.Errorf("Escape(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cmd/internal/cli"
+	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/objcopy"
 )
 
@@ -66,7 +67,7 @@ func report(w io.Writer, err error) {
 		if h := spaceHint(err); h != "" {
 			msg += "; " + h
 		}
-		fmt.Fprintln(w, "radoscp:", msg)
+		fmt.Fprintln(w, "radoscp:", names.Escape(msg))
 	}
 }
 

@@ -87,6 +87,15 @@ func TestE2ENamesQuotedAndLossless(t *testing.T) {
 			}
 			check("cp --json")
 			e.same(t, src, dst)
+			// An error naming a file prints the name's bytes escaped, on
+			// the error's one line.
+			for i, n := range raw[:2] {
+				r = runCmd(t, nil, "cp", "-c", c.conf, "--no-clobber", "--no-progress", "cephfs:"+e.path(src+"/"+n), "cephfs:"+e.path(dst+"/"+n))
+				want := []string{`new\nline`, `\377\376`}[i]
+				if lines := strings.Split(strings.TrimSpace(r.stderr), "\n"); r.code != 2 || len(lines) != 1 || !strings.Contains(lines[0], want) {
+					t.Errorf("no-clobber onto %q: exit %d, want 2 and one line naming %s:\n%s", n, r.code, want, r.stderr)
+				}
+			}
 			// verify's lines carry the same lossless names.
 			r = runCmd(t, nil, "verify", "-c", c.conf, "-r", "--json", "cephfs:"+e.path(src), "cephfs:"+e.path(dst))
 			if r.code != 0 {

@@ -198,18 +198,18 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	case r.Outcome == fscopy.Interrupted:
 		fmt.Fprintf(errw, "radoscp: interrupted %s after %s of %s\n", names.Quote(r.Src), size(r.Result.Bytes), size(r.Size))
 	case r.Err != nil:
-		fmt.Fprintf(errw, "radoscp: %s: %v\n", names.Quote(r.Src), r.Err)
+		fmt.Fprintf(errw, "radoscp: %s: %s\n", names.Quote(r.Src), names.Escape(r.Err.Error()))
 	case r.Finding != "":
-		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, names.Quote(r.Src), libraryTerms.Replace(r.Reason))
+		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, names.Quote(r.Src), names.Escape(libraryTerms.Replace(r.Reason)))
 	case r.Outcome == fscopy.Deleted:
 		fmt.Fprintf(errw, "radoscp: deleted %s (not in the source)\n", cephfsName(r.Dst))
 	case r.Outcome == fscopy.Unchanged:
 		// Counted in the summary: a rerun would print a line per file
 		// it had nothing to do for.
 	case r.Outcome == fscopy.Skipped:
-		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", names.Quote(r.Src), libraryTerms.Replace(r.Reason))
+		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", names.Quote(r.Src), names.Escape(libraryTerms.Replace(r.Reason)))
 	case r.Reason != "" && r.Outcome != fscopy.HardLink: // a hard link's reason names its file
-		fmt.Fprintf(errw, "radoscp: %s: %s\n", names.Quote(r.Src), libraryTerms.Replace(r.Reason))
+		fmt.Fprintf(errw, "radoscp: %s: %s\n", names.Quote(r.Src), names.Escape(libraryTerms.Replace(r.Reason)))
 	}
 	if r.Resumed {
 		fmt.Fprintf(errw, "radoscp: %s: resumed from byte %d\n", names.Quote(r.Src), r.ResumedFrom)
