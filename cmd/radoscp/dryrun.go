@@ -54,6 +54,6 @@ func printObjectDryRun(w io.Writer, asJSON bool, req cpRequest, o objcopy.Outcom
 		"write-into": fmt.Sprintf("writing into its data (its EOF now %d)", eof),
 		"resume":     fmt.Sprintf("continuing from its published EOF %d", eof),
 	}[o.DryRun]
-	fmt.Fprintf(w, "dry run: would copy %d bytes (%s) %s -> %s, %s; the EOF would be %d; nothing was written\n",
+	fmt.Fprintf(w, "dry run: would copy %d bytes (%s by copy-from) %s -> %s, %s; the EOF would be %d; nothing was written\n",
 		o.Length, plural(int(res.Objects), "object", "objects"), names.Quote(req.src.String()), names.Quote(req.dst.String()), what, res.PublishedEOF)
 }
