@@ -5,7 +5,6 @@ import (
 	"path"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/test"
@@ -64,46 +63,6 @@ func incrementalSource(t *testing.T, dir string) {
 	sh(t, dir, b.String())
 }
 
-// rctimeCaughtUp waits until the MDS has propagated the changes to the
-// touched paths (relative to src, a fuse path) up to src: until every
-// directory from each one's parent up has an rctime at least its ctime.
-func rctimeCaughtUp(t *testing.T, src string, touched []string) {
-	t.Helper()
-	for _, p := range touched {
-		want := strings.TrimSpace(sh(t, src, "stat -c %.9Z "+p))
-		for d := path.Dir(path.Clean(p)); ; d = path.Dir(d) {
-			waitUntil(t, fmt.Sprintf("rctime of %s reaches ctime %s of %s", d, want, p), func() bool {
-				return !cephTimeBefore(sh(t, src, "getfattr --only-values -n ceph.dir.rctime "+d), want)
-			})
-			if d == "." {
-				break
-			}
-		}
-	}
-}
-
-// cephTimeBefore compares two SECONDS.NANOSECONDS times (nine digits).
-func cephTimeBefore(a, b string) bool {
-	as, an, _ := strings.Cut(strings.TrimSpace(a), ".")
-	bs, bn, _ := strings.Cut(strings.TrimSpace(b), ".")
-	if len(as) != len(bs) {
-		return len(as) < len(bs)
-	}
-	return as+an < bs+bn
-}
-
-// waitUntil polls cond until it holds: the MDS propagates rstats on its
-// own schedule (within seconds), which no client call can wait for.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(2 * time.Minute); !cond(); {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up waiting: %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // rsyncFinds is what rsync -a -H -X -A -n -i --checksum --delete finds
 // between fuse paths src and dst ("" when they are the same), but for
 // the record of the copied snapshot on the target's root.
@@ -160,7 +119,7 @@ func TestIncrementalSnapshotCopy(t *testing.T) {
 			}
 		}
 		sh(t, dir+"/src", strings.Join(script, " && "))
-		rctimeCaughtUp(t, dir+"/src", touched)
+		test.RctimeCaughtUp(t, dir+"/src", touched)
 		e.snapshot(t, "s2")
 		sum := copyOf("s2", fscopy.ScanRctime)
 		if sum.Pruned != untouched+1 { // and c18/a/q
@@ -171,14 +130,14 @@ func TestIncrementalSnapshotCopy(t *testing.T) {
 		}
 
 		sh(t, dir+"/src", "rm c19/o/g")
-		rctimeCaughtUp(t, dir+"/src", []string{"c19/o/."})
+		test.RctimeCaughtUp(t, dir+"/src", []string{"c19/o/."})
 		e.snapshot(t, "s3")
 		if sum := copyOf("s3", fscopy.ScanFull); !strings.Contains(sum.ScanReason, "hard links") || sum.Pruned != 0 {
 			t.Fatalf("copy of s3 (after hard links): %+v", sum)
 		}
 
 		sh(t, dir+"/src", "echo new > u0/s/g")
-		rctimeCaughtUp(t, dir+"/src", []string{"u0/s/g"})
+		test.RctimeCaughtUp(t, dir+"/src", []string{"u0/s/g"})
 		e.snapshot(t, "s4")
 		if sum := copyOf("s4", fscopy.ScanRctime); sum.Pruned != untouched-1+len(changes) || sum.Files != 1 { // all but u0 and u0/s
 			t.Fatalf("copy of s4: %+v", sum)

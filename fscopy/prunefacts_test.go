@@ -20,29 +20,29 @@ func TestPruneRctimeFacts(t *testing.T) {
 	e := newEnv(t)
 	dir := fuse + e.dir
 	sh(t, dir, "mkdir a b c h1 h2 && echo 1 > a/f && echo 2 > b/x && echo 3 > c/y && echo 4 > h1/f && ln h1/f h2/l")
-	rctimeCaughtUp(t, dir, []string{"a/f", "b/x", "c/y", "h1/f", "h2/l"})
+	test.RctimeCaughtUp(t, dir, []string{"a/f", "b/x", "c/y", "h1/f", "h2/l"})
 	e.snapshot(t, "s1")
 	btime := strings.TrimSpace(sh(t, dir, "getfattr --only-values -n ceph.snap.btime .snap/s1"))
 	rctime := func(p string) string {
 		return strings.TrimSpace(sh(t, dir, "getfattr --only-values -n ceph.dir.rctime "+p))
 	}
 	for _, d := range []string{"a", "b", "c", "h1", "h2"} {
-		if !cephTimeBefore(rctime(".snap/s1/"+d), btime) {
+		if !test.CephTimeBefore(rctime(".snap/s1/"+d), btime) {
 			t.Fatalf("s1/%s: rctime %s, not before the snapshot's btime %s", d, rctime(".snap/s1/"+d), btime)
 		}
 	}
 
 	sh(t, dir, "echo more >> a/f && rm b/x && mv c/y c/z && echo 5 >> h2/l")
-	rctimeCaughtUp(t, dir, []string{"a/f", "b/.", "c/z", "h1/f"})
+	test.RctimeCaughtUp(t, dir, []string{"a/f", "b/.", "c/z", "h1/f"})
 	for _, d := range []string{"a", "b", "c", "h1"} {
-		if cephTimeBefore(rctime(d), btime) {
+		if test.CephTimeBefore(rctime(d), btime) {
 			t.Fatalf("%s: rctime %s after its change, before the snapshot's btime %s", d, rctime(d), btime)
 		}
 	}
 	if got, head := rctime(".snap/s1/a"), rctime("a"); got != head {
 		t.Fatalf("s1/a: rctime %s, the live a's %s: snapshot rstats are frozen here, prune.go's reasoning does not hold", got, head)
 	}
-	if !cephTimeBefore(rctime("h2"), btime) {
+	if !test.CephTimeBefore(rctime("h2"), btime) {
 		t.Fatalf("h2 (the link's other name): rctime %s moved past %s", rctime("h2"), btime)
 	}
 }

@@ -240,22 +240,27 @@ type jsonSummary struct {
 	ExitCode   *int    `json:"exit_code,omitempty"` // as in jsonResult
 }
 
+// newJSONSummary is the --json summary of a CephFS copy or migrate.
+func newJSONSummary(dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) jsonSummary {
+	j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
+		Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
+		Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
+		Deleted: s.Deleted, DeletesLeft: s.DeletesLeft, Scan: s.Scan, ScanReason: s.ScanReason, Pruned: s.Pruned}
+	if sh.Worker() {
+		j.Seen = &s.Seen
+	}
+	if err != nil {
+		msg := plainWords(err.Error())
+		j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
+	}
+	return j
+}
+
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
 // the time since its walk began, sh the run's --shard.
 func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
-			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
-			Deleted: s.Deleted, DeletesLeft: s.DeletesLeft, Scan: s.Scan, ScanReason: s.ScanReason, Pruned: s.Pruned}
-		if sh.Worker() {
-			j.Seen = &s.Seen
-		}
-		if err != nil {
-			msg := plainWords(err.Error())
-			j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
-		}
-		b, _ := json.Marshal(j)
+		b, _ := json.Marshal(newJSONSummary(dryRun, sh, s, into, elapsed, err))
 		fmt.Fprintln(w, string(b))
 		return
 	}

@@ -20,6 +20,7 @@ func newSubvolumeCommand() *cobra.Command {
 		Short: "CephFS subvolumes: clone a snapshot server-side",
 	}
 	cmd.AddCommand(newSubvolumeCloneCommand())
+	cmd.AddCommand(newSubvolumeSyncCommand())
 	return cmd
 }
 
