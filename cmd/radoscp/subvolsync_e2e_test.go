@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -145,5 +146,47 @@ func TestE2ESubvolumeSync(t *testing.T) {
 			}
 			syncedLike(t, snapPath("s3"), tgt, "s3")
 		})
+	}
+}
+
+// deploy/radoscp-nightly-sync on the real cluster: it syncs the newest
+// snapshot named as snap_schedule names them into the target, which it
+// snapshots; a second run finds the target up to date.
+func TestE2ENightlySyncScript(t *testing.T) {
+	fuse := test.FuseMountACL(t)
+	conf := test.FS(t)
+	name := "svy" + test.UniqueName(t)[len(test.UniqueName(t))-8:]
+	src := syncSubvolume(t, conf, fuse, name)
+	older, newer := "scheduled-2026-11-30-00_00_00", "scheduled-2026-12-01-00_00_00"
+	test.Ceph(t, "fs", "subvolume", "snapshot", "create", "cephfs", name, older)
+	test.Run(t, "sh", "-ec", "cd "+src+" && echo newer > c/f")
+	test.Ceph(t, "fs", "subvolume", "snapshot", "create", "cephfs", name, newer)
+	target := name + "-mirror"
+	t.Cleanup(func() { removeSubvolumeWithSnapshots(conf, target) })
+	script, err := filepath.Abs("../../deploy/radoscp-nightly-sync")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func() (int, string) {
+		cmd := exec.Command("sh", script)
+		cmd.Env = append(os.Environ(), "RADOSCP="+binary, "CEPH_CONF="+conf, "RADOSCP_ID=admin", "RADOSCP_VOLUME=cephfs", "RADOSCP_SUBVOLUME="+name)
+		out, err := cmd.Output()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode(), string(out) + string(ee.Stderr)
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return 0, string(out)
+	}
+	code, out := run()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || !strings.Contains(lines[len(lines)-1], `"snapshot":"`+newer+`"`) || !strings.Contains(lines[len(lines)-1], `"snapshotted":true`) {
+		t.Fatalf("nightly sync: exit %d\n%s", code, out)
+	}
+	tgt := fuse + strings.TrimSpace(test.Ceph(t, "fs", "subvolume", "getpath", "cephfs", target))
+	snap := filepath.Dir(src) + "/.snap/" + newer + "/" + filepath.Base(src)
+	syncedLike(t, snap, tgt, newer)
+	if code, out = run(); code != 0 || !strings.Contains(out, `"up_to_date":true`) {
+		t.Fatalf("second nightly sync: exit %d\n%s", code, out)
 	}
 }
