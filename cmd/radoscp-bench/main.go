@@ -23,7 +23,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newRunCommand(), newReportCommand())
+	root.AddCommand(newRunCommand(), newReportCommand(), newIncrementalCommand())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	err := root.Execute()
 	if err != nil && !started {
