@@ -72,21 +72,11 @@ written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 		o.PruneSettle, o.PruneSkew = noneIfZero(settle), noneIfZero(skew)
 		ctx, stop := interruptContext(cmd)
 		defer stop()
-		run, err := openFS(invocationOf(cmd), cfg, req.Volume)
+		run, prog, c, err := openSubvolumeCopy(cmd, cfg, o, req.Volume, req.Pool)
 		if err != nil {
 			return err
 		}
 		defer run.close()
-		if req.Pool != "" {
-			if err := run.checkDataPool(req.Volume, req.Pool); err != nil {
-				return err
-			}
-		}
-		prog := run.runner.session.fileProgress()
-		c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
-			prog.file(r)
-			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
-		})
 		res, err := subvolume.New(run.runner.conn, run.fs, c).Sync(ctx, req)
 		prog.finish()
 		if err == nil && o.Sync == fscopy.SyncFS {
@@ -111,6 +101,29 @@ written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 		return reported(err)
 	}
 	return cmd
+}
+
+// openSubvolumeCopy opens the file system of a subvolume command,
+// checks its --pool, and makes its copier, which reports each path and
+// counts it in the progress display; the caller closes run.
+func openSubvolumeCopy(cmd *cobra.Command, cfg config.Config, o fscopy.Options, volume, pool string) (*fsRun, *fileProgress, *fscopy.Copier, error) {
+	run, err := openFS(invocationOf(cmd), cfg, volume)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if pool != "" {
+		if err := run.checkDataPool(volume, pool); err != nil {
+			run.close()
+			return nil, nil, nil, err
+		}
+	}
+	prog := run.runner.session.fileProgress()
+	c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
+		prog.file(r)
+		run.runner.session.verified(r.Verified)
+		printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
+	})
+	return run, prog, c, nil
 }
 
 // noneIfZero turns a flag's 0 (none) into fscopy's negative none.
