@@ -39,6 +39,8 @@ import (
 //     a snapshot are the live directory's: they move on after the
 //     snapshot, never back, so a snapshot's rctime can be too new, which
 //     costs a walk, but not too old once the MDS has propagated them.
+//     With it on (cephfs.SnapRstat) they are the snapshot's own, which
+//     may lack what was not propagated when it was taken: not pruned.
 //   - rstats propagate up the tree lazily (mds_dirstat_min_interval, the
 //     MDS's tick): right after a change an ancestor's rctime can be older
 //     than it. A live source is therefore always walked in full; a
@@ -134,6 +136,14 @@ func (c *Copier) incremental(src, dst string, snap *snapshot) (*pruning, *snapSo
 	v, err := c.fs.GetXattr(dst, xattrSynced)
 	if err != nil {
 		return nil, ss, "the target records no complete copy of a snapshot"
+	}
+	if c.conn != nil {
+		switch on, err := cephfs.SnapRstat(c.conn); {
+		case err != nil:
+			return nil, ss, fmt.Sprintf("cannot tell whether snapshots keep rstats of their own (%v)", err)
+		case on:
+			return nil, ss, "mds_snap_rstat is on: a snapshot's rctimes are its own, and may miss changes not yet propagated when it was taken"
+		}
 	}
 	var rec syncedRecord
 	if err := json.Unmarshal(v, &rec); err != nil {
