@@ -215,24 +215,57 @@ func parseCephTime(s string) (time.Time, error) {
 	return time.Unix(si, ni), nil
 }
 
-// prunes reports whether the walk skips the source directory src (not
-// the copy's root): its rctime is older than the cut-off. An rctime that
-// cannot be read prunes nothing.
-func (t *treeCopy) prunes(src string) bool {
-	p := t.prune
-	if p == nil || src == t.root {
+// pruner decides, for the source directory src the walk lists, which of
+// its subdirectories are skipped: held by inode, so that each child's
+// rctime costs a lookup and a getattr at the MDS, not a walk of its whole
+// path (which libcephfs does not cache inside a snapshot). Nil, and
+// pruning nothing, unless the copy prunes.
+type pruner struct {
+	t   *treeCopy
+	src string
+	dir *cephfs.InodeRef
+}
+
+func (t *treeCopy) pruner(src string) *pruner {
+	if t.prune == nil {
+		return nil
+	}
+	d, err := t.c.fs.Ref(src)
+	if err != nil {
+		return nil // the walk reports it
+	}
+	return &pruner{t: t, src: src, dir: d}
+}
+
+func (p *pruner) release() {
+	if p != nil {
+		p.dir.Release()
+	}
+}
+
+// unchanged reports whether the walk skips the subdirectory name: its
+// rctime is older than the cut-off. An rctime that cannot be read
+// prunes nothing.
+func (p *pruner) unchanged(name string) bool {
+	if p == nil {
 		return false
 	}
-	v, err := t.c.fs.GetXattr(src, xattrRctime)
+	child, _, err := p.dir.Lookup(name)
+	if err != nil {
+		return false
+	}
+	v, err := child.GetXattr(xattrRctime)
+	child.Release()
 	if err != nil {
 		return false
 	}
 	rc, err := parseCephTime(string(v))
-	if err != nil || !rc.Before(p.cutoff) {
+	if err != nil || !rc.Before(p.t.prune.cutoff) {
 		return false
 	}
+	t := p.t
 	t.c.repMu.Lock()
-	p.skipped[src] = true
+	t.prune.skipped[path.Join(p.src, name)] = true
 	t.sum.Pruned++
 	t.c.repMu.Unlock()
 	return true

@@ -377,9 +377,6 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 		}
 		t.record(t.special(src, dst, st))
 	case st.IsDir():
-		if t.prunes(src) {
-			return // unchanged since the snapshot the target holds (prune.go)
-		}
 		if !t.sh.worker() { // a worker makes directories as its files need them (ensureDir)
 			r := t.mkdir(src, dst, st)
 			t.record(r)
@@ -399,10 +396,15 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 		for _, e := range entries {
 			placed[e.Name] = true
 		}
+		pr := t.pruner(src)
+		defer pr.release()
 		for _, e := range entries {
 			p := path.Join(src, e.Name)
 			if t.c.isStaging(src, e) || t.excluded(p, e.Stat) {
 				continue
+			}
+			if e.Stat.IsDir() && pr.unchanged(e.Name) {
+				continue // unchanged since the snapshot the target holds (prune.go)
 			}
 			t.copy(ctx, p, path.Join(dst, e.Name), t.freshStat(p, e.Stat), placed)
 		}
