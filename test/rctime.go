@@ -47,4 +47,3 @@ func waitUntil(t testing.TB, what string, cond func() bool) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
-
