@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/cephfs"
@@ -69,6 +70,15 @@ type Options struct {
 	// nothing and counts what it would (rsync's --max-delete=0).
 	Delete    bool
 	MaxDelete int
+	// PruneSettle is how old a source snapshot must be for a tree copy
+	// to skip its unchanged subtrees by their rctime (prune.go): 0 means
+	// DefaultPruneSettle, a negative value no wait (for callers that
+	// have waited for the MDS to propagate the snapshot's rstats).
+	PruneSettle time.Duration
+	// PruneSkew is how far behind the MDS's clock a writing client's may be:
+	// subtrees changed that long before the last copied snapshot are
+	// walked too. 0 means DefaultPruneSkew, a negative value none.
+	PruneSkew time.Duration
 	// Filter leaves paths of a tree copy or migrate out (nil: none).
 	Filter *Filter
 	// Striping, when set, is the destination files' layout instead of

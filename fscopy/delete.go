@@ -123,8 +123,7 @@ func (t *treeCopy) mirrorDeletes(ctx context.Context, src, dst string) bool {
 // deleteIn is the deletion pass below the target directory d, whose
 // source is the directory src.
 func (t *treeCopy) deleteIn(ctx context.Context, src string, d targetDir) {
-	p := &deletions{t: t}
-	p.dir(ctx, src, d)
+	t.deleter().dir(ctx, src, d)
 }
 
 // dir removes the entries of d that src does not have, and descends into
@@ -166,6 +165,9 @@ func (p *deletions) dir(ctx context.Context, src string, d targetDir) {
 		}
 		if !sst.IsDir() || !e.Stat.IsDir() {
 			continue // a name the source has: the copy's, never removed
+		}
+		if p.t.pruned(s) {
+			continue // unchanged since the snapshot the target holds: nothing to delete (prune.go)
 		}
 		child, st, err := d.Lookup(e.Name)
 		if err != nil {

@@ -161,15 +161,21 @@ func TestCopyDeleteDryRun(t *testing.T) {
 // A copy with a failure deletes nothing, and says so.
 func TestCopyDeleteNothingAfterAFailure(t *testing.T) {
 	eachDeleteTree(t, test.FuseMount(t), "echo k > keep", func(t *testing.T, e, c *env, src, dst string) {
-		// x is a file in the source and a directory in the target: its
-		// copy fails.
+		// x is a file in the source and a directory in the target
+		// holding a file the filter excludes, which --delete keeps: x
+		// cannot be replaced (replace.go), its copy fails.
 		sh(t, src, "echo x > x")
-		sh(t, dst, "mkdir x && echo y > x/y && echo old > old")
-		sum, err := c.copier(t, deleteOpts(fscopy.NoDeleteLimit), nil).Copy(ctx, e.path("src"), e.path("out"), true)
+		sh(t, dst, "mkdir x && echo y > x/y.keep && echo old > old")
+		o := deleteOpts(fscopy.NoDeleteLimit)
+		o.Filter = &fscopy.Filter{}
+		if err := o.Filter.Add(false, "*.keep"); err != nil {
+			t.Fatal(err)
+		}
+		sum, err := c.copier(t, o, nil).Copy(ctx, e.path("src"), e.path("out"), true)
 		if err == nil || sum.Failed == 0 || sum.Deleted != 0 || !strings.Contains(err.Error(), "--delete deleted nothing") {
 			t.Fatalf("failed copy with --delete: %+v, %v", sum, err)
 		}
-		if got := sh(t, dst, "cat old x/y"); got != "old\ny\n" {
+		if got := sh(t, dst, "cat old x/y.keep"); got != "old\ny\n" {
 			t.Fatalf("after a failed copy, the target's extras read %q through ceph-fuse", got)
 		}
 	})

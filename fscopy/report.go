@@ -77,6 +77,11 @@ type Summary struct {
 	// run, would remove); DeletesLeft those MaxDelete kept it from
 	// removing (delete.go).
 	Deleted, DeletesLeft int
+	// Scan is how a tree copy found what to copy: ScanFull or ScanRctime;
+	// ScanReason why not ScanRctime; Pruned counts the source directories
+	// skipped unchanged (prune.go).
+	Scan, ScanReason string
+	Pruned           int
 }
 
 func (s *Summary) add(r Report) {

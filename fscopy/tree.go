@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 	"golang.org/x/sync/semaphore"
@@ -32,7 +33,8 @@ var ErrUsage = errors.New("invalid request")
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
 	src, contents := splitContents(src)
-	if _, err := c.checkPaths(src, dst); err != nil {
+	snap, err := c.checkPaths(src, dst)
+	if err != nil {
 		return sum, err
 	}
 	sst, err := c.fs.Lstat(src)
@@ -64,6 +66,20 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err := c.checkShard(src, dst, sst.IsDir() && recursive); err != nil {
 		return sum, err
 	}
+	var prune *pruning
+	var ss *snapSource // the snapshot the target records when the copy is complete (prune.go)
+	if sst.IsDir() && recursive {
+		prune, ss, sum.ScanReason = c.incremental(src, dst, snap)
+		sum.Scan = ScanFull
+		if prune != nil {
+			sum.Scan = ScanRctime
+		}
+		if !c.opts.DryRun {
+			if err := c.unrecord(dst); err != nil {
+				return sum, err
+			}
+		}
+	}
 	marked := false
 	var ft *freshTree // a new target, built under its staging name (freshtree.go)
 	if sst.IsDir() && recursive && !c.opts.DryRun {
@@ -86,7 +102,7 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 		defer l.release()
 	}
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst), fresh: ft}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst), fresh: ft, prune: prune}
 	root := dst
 	if ft != nil {
 		root = ft.staging
@@ -143,7 +159,13 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if sum.Failed > 0 {
 		return sum, c.noDeletes(deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
 	}
-	return sum, errors.Join(sum.findings(), sum.deletesLeftErr(c.opts.MaxDelete))
+	if err := errors.Join(sum.findings(), sum.deletesLeftErr(c.opts.MaxDelete)); err != nil {
+		return sum, err
+	}
+	if ss != nil && c.opts.Delete && c.opts.Filter == nil && !c.opts.Shard.On() && !c.opts.DryRun {
+		return sum, c.record(dst, ss, &t.hardLinks)
+	}
+	return sum, nil
 }
 
 // errQuotaStop is a file of a tree copy not started because a quota
@@ -235,8 +257,11 @@ type treeCopy struct {
 	mlinks   migrateLinks // a migrate's link groups (migratelinks.go)
 	// listedDirs are the source directories the walk listed (recheck.go).
 	listedDirs []listedDir
-	sh         *shardWalk // nil unless sharded
-	fresh      *freshTree // nil unless the target is new (freshtree.go)
+	sh         *shardWalk  // nil unless sharded
+	fresh      *freshTree  // nil unless the target is new (freshtree.go)
+	prune      *pruning    // nil unless unchanged subtrees are skipped (prune.go)
+	hardLinks  atomic.Bool // a regular file with more than one link was met
+	dels       *deletions  // the deletion pass (replace.go)
 	lastErr    error
 	// quotaErr is the first refusal by a directory quota or a full
 	// pool (stopsTree): the copy stops there, as cp -a and rsync do
@@ -295,6 +320,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 	if !st.IsDir() && t.sh != nil && t.skip(src, dst, st) {
 		return
 	}
+	t.sawLinks(st)
 	switch {
 	case st.IsRegular():
 		if t.c.opts.NoClobber {
@@ -330,6 +356,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			case t.fresh != nil:
 				r = t.fresh.copy(ctx, t.c, src, dst, st)
 				t.record(r)
+			case t.changedSince(st):
+				r = t.copyChanged(ctx, src, dst, st, placed)
+				t.record(r)
 			default:
 				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)
 				t.record(r)
@@ -363,14 +392,20 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			return
 		}
 		t.extras(src, dst, entries)
+		t.replaceTypes(ctx, src, dst, entries)
 		placed := map[string]bool{}
 		for _, e := range entries {
 			placed[e.Name] = true
 		}
+		pr := t.pruner(src)
+		defer pr.release()
 		for _, e := range entries {
 			p := path.Join(src, e.Name)
 			if t.c.isStaging(src, e) || t.excluded(p, e.Stat) {
 				continue
+			}
+			if e.Stat.IsDir() && pr.unchanged(e.Name) {
+				continue // unchanged since the snapshot the target holds (prune.go)
 			}
 			t.copy(ctx, p, path.Join(dst, e.Name), t.freshStat(p, e.Stat), placed)
 		}

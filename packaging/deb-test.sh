@@ -13,7 +13,7 @@ fi
 trap 'dpkg --purge radoscp >/dev/null' EXIT
 # apt-get resolves the Depends line against this machine's packages.
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$(readlink -f "$deb")" >/dev/null
-for f in /usr/bin/radoscp /usr/bin/radoscp-nightly-clone /usr/share/man/man1/radoscp.1.gz \
+for f in /usr/bin/radoscp /usr/bin/radoscp-nightly-clone /usr/bin/radoscp-nightly-sync /usr/share/man/man1/radoscp.1.gz \
 	/usr/share/man/man1/radoscp-cp.1.gz /usr/share/bash-completion/completions/radoscp \
 	/usr/lib/systemd/system/radoscp-nightly-clone.service /usr/lib/systemd/system/radoscp-nightly-clone.timer \
 	/etc/radoscp/nightly-clone.env; do

@@ -50,6 +50,7 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 install -D -m 0755 "$radoscp" "$root/usr/bin/radoscp"
 install -D -m 0755 deploy/radoscp-nightly-clone "$root/usr/bin/radoscp-nightly-clone"
+install -D -m 0755 deploy/radoscp-nightly-sync "$root/usr/bin/radoscp-nightly-sync"
 mkdir -p "$root/usr/share/man/man1"
 "$radoscp" man "$root/usr/share/man/man1" >/dev/null
 gzip -9n "$root"/usr/share/man/man1/*.1

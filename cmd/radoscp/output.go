@@ -250,29 +250,40 @@ type jsonSummary struct {
 	TimesReset int `json:"times_reset"`
 	// Deleted and DeletesLeft: what --delete removed (in a dry run,
 	// would remove) and what --max-delete left (fscopy.Summary).
-	Deleted     int     `json:"deleted"`
-	DeletesLeft int     `json:"deletes_left"`
-	Error       *string `json:"error"`
-	Errno       int     `json:"errno"`
-	ExitCode    *int    `json:"exit_code,omitempty"` // as in jsonResult
+	Deleted     int `json:"deleted"`
+	DeletesLeft int `json:"deletes_left"`
+	// Scan is how a tree copy found what to copy ("full" or "rctime"),
+	// ScanReason why not by rctime, Pruned the source directories
+	// skipped unchanged (fscopy.Summary).
+	Scan       string  `json:"scan,omitempty"`
+	ScanReason string  `json:"scan_reason,omitempty"`
+	Pruned     int     `json:"pruned"`
+	Error      *string `json:"error"`
+	Errno      int     `json:"errno"`
+	ExitCode   *int    `json:"exit_code,omitempty"` // as in jsonResult
+}
+
+// newJSONSummary is the --json summary of a CephFS copy or migrate.
+func newJSONSummary(dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) jsonSummary {
+	j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
+		Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
+		Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
+		Deleted: s.Deleted, DeletesLeft: s.DeletesLeft, Scan: s.Scan, ScanReason: s.ScanReason, Pruned: s.Pruned}
+	if sh.Worker() {
+		j.Seen = &s.Seen
+	}
+	if err != nil {
+		msg := plainWords(err.Error())
+		j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
+	}
+	return j
 }
 
 // printSummary prints a CephFS copy's or migrate's counts; elapsed is
 // the time since its walk began, sh the run's --shard.
 func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) {
 	if asJSON {
-		j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
-			Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
-			Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
-			Deleted: s.Deleted, DeletesLeft: s.DeletesLeft}
-		if sh.Worker() {
-			j.Seen = &s.Seen
-		}
-		if err != nil {
-			msg := plainWords(err.Error())
-			j.Error, j.Errno = &msg, int(store.ErrnoOf(err))
-		}
-		b, _ := json.Marshal(j)
+		b, _ := json.Marshal(newJSONSummary(dryRun, sh, s, into, elapsed, err))
 		fmt.Fprintln(w, string(b))
 		return
 	}
@@ -321,6 +332,7 @@ func printSummary(w io.Writer, asJSON, dryRun bool, sh shard.Shard, s fscopy.Sum
 	}
 	b.WriteString("\n")
 	printDeletions(&b, s, "deleted")
+	printScan(&b, s)
 }
 
 // printDeletions prints what --delete did (did says how), if anything.
@@ -333,4 +345,17 @@ func printDeletions(w io.Writer, s fscopy.Summary, did string) {
 		fmt.Fprintf(w, "; %d more left by --max-delete", s.DeletesLeft)
 	}
 	fmt.Fprintln(w)
+}
+
+// printScan says how an incremental copy (one with --delete, or one that
+// skipped subtrees) found what to copy: by the rctimes since the
+// snapshot the target last copied, or by a full quick check, and why.
+func printScan(w io.Writer, s fscopy.Summary) {
+	switch {
+	case s.Scan == fscopy.ScanRctime:
+		fmt.Fprintf(w, "incremental: %s unchanged since the target's last snapshot skipped (rctime)\n",
+			plural(s.Pruned, "directory", "directories"))
+	case s.Scan == fscopy.ScanFull && s.ScanReason != "no --delete":
+		fmt.Fprintf(w, "full quick check: %s\n", s.ScanReason)
+	}
 }

@@ -20,6 +20,7 @@ func newSubvolumeCommand() *cobra.Command {
 		Short: "CephFS subvolumes: clone a snapshot server-side",
 	}
 	cmd.AddCommand(newSubvolumeCloneCommand())
+	cmd.AddCommand(newSubvolumeSyncCommand())
 	return cmd
 }
 
@@ -73,22 +74,11 @@ continues).`,
 		}
 		ctx, stop := interruptContext(cmd)
 		defer stop()
-		run, err := openFS(invocationOf(cmd), cfg, req.Volume)
+		run, prog, c, err := openSubvolumeCopy(cmd, cfg, o, req.Volume, req.Pool)
 		if err != nil {
 			return err
 		}
 		defer run.close()
-		if req.Pool != "" {
-			if err := run.checkDataPool(req.Volume, req.Pool); err != nil {
-				return err
-			}
-		}
-		prog := run.runner.session.fileProgress()
-		c := fscopy.New(run.runner.engine, run.runner.conn, run.fs, o, func(r fscopy.Report) {
-			prog.file(r)
-			run.runner.session.verified(r.Verified)
-			printReport(cmd.OutOrStdout(), cmd.ErrOrStderr(), cfg.JSON, false, r)
-		})
 		cl := subvolume.New(run.runner.conn, run.fs, c)
 		if snap, err := cl.SnapshotPath(req); err == nil {
 			prog.count(ctx, c, snap) // the display's total, else it says "counting the tree" to the end
