@@ -6,9 +6,12 @@
 #                      tool of this repository, not part of radoscp)
 #   make test          start a throwaway Ceph cluster, run every test against
 #                      it (a missing cluster is a failure, not a skip), stop it
+#   make check         every test CI runs: make test, make deb-test, make
+#                      test-reef (.ci/run calls it)
 #   make test-reef     the data-path tests again against a Ceph 18.2 (Reef)
 #                      cluster run from a Debian 13 root (test/reef.sh):
 #                      with this host's clients, and built against Reef's
+#                      libraries
 #   make build-reef    build bin/radoscp-reef against Reef's libraries, in
 #                      that root (test/inroot.sh runs it there)
 #   make demo-reef     the demo copy with it, against a Reef cluster
@@ -56,7 +59,7 @@ TESTFLAGS ?= -race -count=1 -timeout 80m -p 1
 # The directory of the cluster that cluster-up started (gitignored).
 CLUSTER_DIR_FILE := .cluster-dir
 
-.PHONY: deps build build-bench build-reef test test-reef demo demo-run demo-reef deb deb-test bench bench-report cluster-up cluster-down crash soak fuzz man
+.PHONY: deps build build-bench build-reef check test test-reef demo demo-run demo-reef deb deb-test bench bench-report cluster-up cluster-down crash soak fuzz man
 
 deps:
 	test/deps.sh
@@ -80,6 +83,13 @@ build-bench:
 # "go build" first compiles every package in parallel, which -p 1 would not;
 # it is not fatal, as go test reports build failures per package and still
 # runs the others.
+# check is every test, one lane after another: the suite on this host's
+# Ceph, the Debian package installed and run, the Reef lane.
+check:
+	$(MAKE) test
+	$(MAKE) deb-test
+	$(MAKE) test-reef
+
 test: deps
 	$(GO) build $(TAGS) -race ./... || true
 	dir=$$(mktemp -d)
