@@ -95,29 +95,38 @@ func (r *InodeRef) onName(op, name string, call func(*C.struct_ceph_mount_info, 
 	return nil
 }
 
+// maxXattrProbe is the largest buffer GetXattr doubles to before it asks
+// a value's size (CephFS's xattrs are at most 64 KiB).
+const maxXattrProbe = 64 << 10
+
 // GetXattr reads extended attribute name of the referenced inode.
 //
-// Implements ceph_ll_getxattr (once for the size, once for the value).
+// Implements ceph_ll_getxattr: once with a buffer that holds most values,
+// doubled on ERANGE, as go-ceph's path calls do. Asking for the size
+// first cost the MDS a second request for a value the client does not
+// cache (a vxattr such as ceph.dir.rctime, which an incremental copy
+// reads once per directory of a snapshot).
 func (r *InodeRef) GetXattr(name string) ([]byte, error) {
 	cm := mountPointer(r.fs.m)
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
+	size := 1024
 	for {
-		n := C.ceph_ll_getxattr(cm, r.in, cname, nil, 0, C.ceph_mount_perms(cm))
-		if n < 0 {
+		buf := make([]byte, size)
+		n := C.ceph_ll_getxattr(cm, r.in, cname, unsafe.Pointer(&buf[0]), C.size_t(size), C.ceph_mount_perms(cm))
+		switch {
+		case n == -C.int(syscall.ERANGE) && size < maxXattrProbe:
+			size *= 2
+		case n == -C.int(syscall.ERANGE): // larger than values should be: ask
+			need := C.ceph_ll_getxattr(cm, r.in, cname, nil, 0, C.ceph_mount_perms(cm))
+			if need < 0 {
+				return nil, pathError("get xattr "+name, r.path, errnoErr(int(need)))
+			}
+			size = int(need) + 1
+		case n < 0:
 			return nil, pathError("get xattr "+name, r.path, errnoErr(int(n)))
+		default:
+			return buf[:n], nil
 		}
-		if n == 0 {
-			return []byte{}, nil
-		}
-		buf := make([]byte, int(n))
-		got := C.ceph_ll_getxattr(cm, r.in, cname, unsafe.Pointer(&buf[0]), C.size_t(len(buf)), C.ceph_mount_perms(cm))
-		if got == -C.int(syscall.ERANGE) { // it grew between the calls
-			continue
-		}
-		if got < 0 {
-			return nil, pathError("get xattr "+name, r.path, errnoErr(int(got)))
-		}
-		return buf[:got], nil
 	}
 }

@@ -1,6 +1,8 @@
 package cephfs_test
 
 import (
+	"bytes"
+	"encoding/base64"
 	"errors"
 	"io/fs"
 	"path"
@@ -72,5 +74,35 @@ func TestInodeRefStaysInItsDirectory(t *testing.T) {
 	}
 	if got := test.Run(t, "sh", "-ec", "cd "+fuse+root+" && ls -A d && cat out/x"); got != "sub\nx\n" {
 		t.Fatalf("after unlinking the symlink, through ceph-fuse: %q", got)
+	}
+}
+
+// GetXattr reads a value in one request when it fits its first buffer,
+// and larger ones (past the buffer, past what its doublings reach) whole;
+// a missing one is ENODATA. The values are written through ceph-fuse.
+func TestInodeRefGetXattrSizes(t *testing.T) {
+	f := mount(t)
+	fuse := test.FuseMount(t)
+	dir := "/" + test.UniqueName(t)
+	if err := f.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"user.small": 20, "user.big": 3000, "user.bigger": 60000}
+	for name, n := range want {
+		test.Run(t, "setfattr", "-n", name, "-v", "0s"+base64.StdEncoding.EncodeToString(test.RandomData(uint64(n), n)), fuse+dir)
+	}
+	ref, err := f.Ref(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Release()
+	for name, n := range want {
+		v, err := ref.GetXattr(name)
+		if err != nil || !bytes.Equal(v, test.RandomData(uint64(n), n)) {
+			t.Errorf("GetXattr(%s): %d bytes, %v; want the %d written", name, len(v), err, n)
+		}
+	}
+	if _, err := ref.GetXattr("user.none"); store.ErrnoOf(err) != syscall.ENODATA {
+		t.Errorf("GetXattr of a missing xattr: %v, want ENODATA", err)
 	}
 }

@@ -299,6 +299,11 @@ func printIncremental(w io.Writer, res incrementalResult) {
 		}
 		fmt.Fprintf(w, "%-18s %-7s %7d %7d %9d %12s %10.2f\n", r.Name, r.Scan, r.Pruned, r.Copied, r.Unchanged, req, r.ElapsedSeconds)
 	}
+	for _, r := range res.Runs {
+		if r.MDS != nil && len(r.MDS.Ops) > 0 {
+			fmt.Fprintf(w, "%s: MDS requests by operation: %s\n", r.Name, opsLine(r.MDS.Ops))
+		}
+	}
 	if len(res.Runs) == 2 && res.Runs[0].MDS != nil && res.Runs[1].MDS != nil && res.Runs[0].MDS.Requests > 0 {
 		fmt.Fprintf(w, "incremental/full: %.2f%% of the MDS requests, %.2f%% of the wall time\n",
 			100*float64(res.Runs[1].MDS.Requests)/float64(res.Runs[0].MDS.Requests), 100*res.Runs[1].ElapsedSeconds/res.Runs[0].ElapsedSeconds)

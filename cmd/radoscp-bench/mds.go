@@ -23,15 +23,17 @@ import (
 type mdsSample struct {
 	name     string // the daemon's
 	requests uint64
+	ops      map[string]uint64 // requests by operation (req_OP_latency's avgcount)
 	cpu      float64
 	cpuKnown bool
 }
 
 // mdsCost is what one run cost the MDS.
 type mdsCost struct {
-	Requests   uint64  `json:"requests"`
-	CPUSeconds float64 `json:"cpu_seconds"`
-	CPUKnown   bool    `json:"cpu_measured"` // the MDS runs on this machine
+	Requests   uint64            `json:"requests"`
+	Ops        map[string]uint64 `json:"requests_by_op,omitempty"` // where they went: lookupsnap, getattr, ...
+	CPUSeconds float64           `json:"cpu_seconds"`
+	CPUKnown   bool              `json:"cpu_measured"` // the MDS runs on this machine
 }
 
 // costUntil is the MDS's work from s to a later sample, or nil after a
@@ -41,6 +43,14 @@ func (s mdsSample) costUntil(later mdsSample) *mdsCost {
 		return nil
 	}
 	c := &mdsCost{Requests: later.requests - s.requests, CPUKnown: s.cpuKnown && later.cpuKnown}
+	for op, n := range later.ops {
+		if d := n - s.ops[op]; n > s.ops[op] {
+			if c.Ops == nil {
+				c.Ops = map[string]uint64{}
+			}
+			c.Ops[op] = d
+		}
+	}
 	if c.CPUKnown {
 		c.CPUSeconds = later.cpu - s.cpu
 	}
@@ -80,14 +90,27 @@ func sampleMDS(ctx context.Context, cfgArgs []string, fsName string) (mdsSample,
 		return s, err
 	}
 	var dump struct {
-		Server struct {
-			Requests uint64 `json:"handle_client_request"`
-		} `json:"mds_server"`
+		Server map[string]json.RawMessage `json:"mds_server"`
 	}
 	if err := json.Unmarshal(out, &dump); err != nil {
 		return s, fmt.Errorf("mds.%s perf dump mds_server: %w", name, err)
 	}
-	s.name, s.requests = name, dump.Server.Requests
+	if err := json.Unmarshal(dump.Server["handle_client_request"], &s.requests); err != nil {
+		return s, fmt.Errorf("mds.%s perf dump mds_server: handle_client_request: %w", name, err)
+	}
+	s.name, s.ops = name, map[string]uint64{}
+	for k, v := range dump.Server {
+		op, ok := strings.CutPrefix(k, "req_")
+		if op, ok = strings.CutSuffix(op, "_latency"); !ok {
+			continue
+		}
+		var lat struct {
+			Count uint64 `json:"avgcount"`
+		}
+		if json.Unmarshal(v, &lat) == nil && lat.Count > 0 {
+			s.ops[op] = lat.Count
+		}
+	}
 	if pid, ok := localDaemon("ceph-mds", name, confOf(cfgArgs)); ok {
 		if cpu, err := procCPUSeconds(pid); err == nil {
 			s.cpu, s.cpuKnown = cpu, true
@@ -187,4 +210,23 @@ func cephCLI(ctx context.Context, cfgArgs []string, args ...string) ([]byte, err
 		return nil, fmt.Errorf("ceph %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	return out, nil
+}
+
+// opsLine is requests by operation, most first: "lookupsnap 812, getattr 640".
+func opsLine(ops map[string]uint64) string {
+	names := make([]string, 0, len(ops))
+	for op := range ops {
+		names = append(names, op)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if ops[a] != ops[b] {
+			return int(ops[b]) - int(ops[a])
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(names))
+	for i, op := range names {
+		parts[i] = fmt.Sprintf("%s %d", op, ops[op])
+	}
+	return strings.Join(parts, ", ")
 }
