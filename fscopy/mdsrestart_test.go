@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -79,27 +80,39 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 			var o fscopy.Options
 			o.Copy = copyOpts(1)
 			o.Files = 1
-			var once sync.Once
-			ranged := false
+			// The fault lands when the other client, reconnecting, has
+			// dropped the file from its cache (it then reports no cap on
+			// it): usually, not always (seen once in CI, failover). So
+			// it is made again on the next settled file until the MDS is
+			// seen recovering one (its mtime moved to the copy's write,
+			// read by a client that has never seen it), at most on
+			// every file; the copy sets times again only at its end.
+			var mu sync.Mutex
+			ranged, landed, tries := false, false, 0
 			var h fscopy.Hooks
 			h.AfterSettle = func(p string) {
-				once.Do(func() {
-					f, err := e.other.Open(p, os.O_WRONLY, 0)
-					if err != nil {
-						t.Error(err)
-						return
-					}
-					st := statx(t, e.other, p)
-					f.Close()
-					ino := uint64(st.Inode)
-					ranged = waitClientRange(t, active, ino)
-					test.StopDaemon(t, "mds."+active)
-					if c.failover {
-						test.WaitMDSActive(t)
-					}
-					test.StartDaemon(t, "mds."+active)
+				mu.Lock()
+				defer mu.Unlock()
+				if landed {
+					return
+				}
+				tries++
+				f, err := e.other.Open(p, os.O_WRONLY, 0)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				st := statx(t, e.other, p)
+				f.Close()
+				ino := uint64(st.Inode)
+				ranged = waitClientRange(t, active, ino) || ranged
+				test.StopDaemon(t, "mds."+active)
+				if c.failover {
 					test.WaitMDSActive(t)
-				})
+				}
+				test.StartDaemon(t, "mds."+active)
+				test.WaitMDSActive(t)
+				landed = mtimeMoves(t, p, want[path.Base(p)].Mtime)
 			}
 			var sum fscopy.Summary
 			var err error
@@ -119,8 +132,8 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !ranged {
-				t.Fatal("the MDS showed no range of the copier's client on the settled file: the fault did not land where it should")
+			if !ranged || !landed {
+				t.Fatalf("in %d tries the MDS showed a range on a settled file %v, and recovered one %v: the fault did not land where it should", tries, ranged, landed)
 			}
 			fresh := test.Mount(t) // a client that has never seen dst
 			for name, s := range want {
@@ -132,7 +145,7 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 			if sum.TimesReset < 1 {
 				t.Errorf("no file's times were set again (summary %+v): the MDS did not recover the file, or the copy did not notice", sum)
 			}
-			t.Logf("summary %+v", sum)
+			t.Logf("the fault landed on try %d; summary %+v", tries, sum)
 		})
 	}
 }
@@ -148,6 +161,18 @@ func statx(t *testing.T, m *gocephfs.MountInfo, p string) gocephfs.CephStatx {
 
 // waitClientRange waits until mds.name shows a client range on inode ino
 // (ceph daemon ... dump inode), for a few seconds at most.
+// mtimeMoves reports whether the MDS recovers file p within 20 s: its
+// mtime, read by a client that has never seen it, moves from src's.
+func mtimeMoves(t *testing.T, p string, src gocephfs.Timespec) bool {
+	fresh := test.Mount(t)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		if st, err := fresh.Statx(p, gocephfs.StatxBasicStats, gocephfs.AtSymlinkNofollow); err == nil && st.Mtime != src {
+			return true
+		}
+	}
+	return false
+}
+
 func waitClientRange(t *testing.T, name string, ino uint64) bool {
 	asok := filepath.Join(filepath.Dir(test.Conf(t)), "run", "mds."+name+".asok")
 	// Up to 30 s: on a loaded machine the writer's caps take a while.
