@@ -64,6 +64,7 @@ type InodeRef struct {
 	fs   *FS
 	in   *C.struct_Inode
 	path string
+	ino  uint64
 }
 
 // Ref takes a reference on the inode at path (a final symlink is not
@@ -76,11 +77,12 @@ func (f *FS) Ref(path string) (*InodeRef, error) {
 	cm := mountPointer(f.m)
 	var in *C.struct_Inode
 	var stx C.struct_ceph_statx
-	ret := C.ceph_ll_walk(cm, cpath, &in, &stx, 0, C.AT_SYMLINK_NOFOLLOW, C.ceph_mount_perms(cm))
+	// The inode number needs no cap: asking for it costs no request.
+	ret := C.ceph_ll_walk(cm, cpath, &in, &stx, C.CEPH_STATX_INO, C.AT_SYMLINK_NOFOLLOW, C.ceph_mount_perms(cm))
 	if ret < 0 {
 		return nil, pathError("look up", path, errnoErr(int(ret)))
 	}
-	return &InodeRef{fs: f, in: in, path: path}, nil
+	return &InodeRef{fs: f, in: in, path: path, ino: uint64(stx.stx_ino)}, nil
 }
 
 // Sync waits until every change to the inode this client made is

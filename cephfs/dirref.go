@@ -44,7 +44,7 @@ func (r *InodeRef) Lookup(name string) (*InodeRef, Stat, error) {
 	if ret < 0 {
 		return nil, Stat{}, pathError("look up", p, errnoErr(int(ret)))
 	}
-	return &InodeRef{fs: r.fs, in: in, path: p}, fromCStatx(&stx), nil
+	return &InodeRef{fs: r.fs, in: in, path: p, ino: uint64(stx.stx_ino)}, fromCStatx(&stx), nil
 }
 
 // ReadDir lists the referenced directory as FS.ReadDir lists a path
@@ -61,6 +61,57 @@ func (r *InodeRef) ReadDir() ([]Entry, error) {
 	defer C.ceph_ll_releasedir(cm, dirp)
 	C.ceph_seekdir(cm, dirp, firstEntry)
 	return readEntries(cm, dirp, r.path)
+}
+
+// Ino is the referenced inode's number.
+func (r *InodeRef) Ino() uint64 { return r.ino }
+
+// ReadDirHeld is ReadDir that also holds each subdirectory listed, by
+// the inode its listing stat'ed: a caller that reads something of every
+// subdirectory (an xattr) needs no lookup of its name, which inside a
+// snapshot is a request to the MDS each (libcephfs caches no dentry
+// there). The caller releases every reference in subdirs, keyed by name,
+// also on an error (then none are returned).
+//
+// Implements ceph_ll_opendir, ceph_seekdir, ceph_readdirplus_r (asking
+// for the inode) and ceph_ll_releasedir.
+func (r *InodeRef) ReadDirHeld() (entries []Entry, subdirs map[string]*InodeRef, err error) {
+	cm := mountPointer(r.fs.m)
+	var dirp *C.struct_ceph_dir_result
+	if ret := C.ceph_ll_opendir(cm, r.in, &dirp, C.ceph_mount_perms(cm)); ret < 0 {
+		return nil, nil, pathError("open directory", r.path, errnoErr(int(ret)))
+	}
+	defer C.ceph_ll_releasedir(cm, dirp)
+	C.ceph_seekdir(cm, dirp, firstEntry)
+	subdirs = map[string]*InodeRef{}
+	for {
+		var de C.struct_dirent
+		var stx C.struct_ceph_statx
+		var in *C.struct_Inode
+		ret := C.ceph_readdirplus_r(cm, dirp, &de, &stx, C.CEPH_STATX_BASIC_STATS, C.AT_SYMLINK_NOFOLLOW, &in)
+		if ret == 0 {
+			break
+		}
+		if ret < 0 {
+			for _, d := range subdirs {
+				d.Release()
+			}
+			return nil, nil, pathError("read directory", r.path, errnoErr(int(ret)))
+		}
+		name := C.GoString(&de.d_name[0])
+		st := fromCStatx(&stx)
+		if name == "." || name == ".." || !st.IsDir() {
+			C.ceph_ll_put(cm, in)
+			if name == "." || name == ".." {
+				continue
+			}
+		} else {
+			subdirs[name] = &InodeRef{fs: r.fs, in: in, path: gopath.Join(r.path, name), ino: st.Ino}
+		}
+		entries = append(entries, Entry{Name: name, Stat: st})
+	}
+	sortEntries(entries)
+	return entries, subdirs, nil
 }
 
 // Unlink removes the entry name, a file, symlink or special file, from

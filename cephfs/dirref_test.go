@@ -106,3 +106,62 @@ func TestInodeRefGetXattrSizes(t *testing.T) {
 		t.Errorf("GetXattr of a missing xattr: %v, want ENODATA", err)
 	}
 }
+
+// ReadDirHeld lists a directory as ReadDir does (names, types, stats)
+// and holds each subdirectory, and only those, by the inode listed: the
+// reference's number is the entry's, and its xattrs read as a lookup's
+// would, at head and inside a snapshot taken after (where the inodes are
+// the snapshot's). Entries are made through ceph-fuse.
+func TestReadDirHeld(t *testing.T) {
+	f := mount(t)
+	fuse := test.FuseMount(t)
+	root := "/" + test.UniqueName(t)
+	if err := f.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	test.Run(t, "sh", "-ec", "cd "+fuse+root+" && mkdir d && cd d && mkdir a b && echo f > f && ln -s a l && mkfifo p && setfattr -n user.m -v va a && setfattr -n user.m -v vb b")
+	test.Run(t, "mkdir", fuse+root+"/d/.snap/s")
+	t.Cleanup(func() { test.Run(t, "rmdir", fuse+root+"/d/.snap/s") })
+	test.Run(t, "setfattr", "-n", "user.m", "-v", "changed", fuse+root+"/d/a")
+
+	for dir, wantA := range map[string]string{path.Join(root, "d"): "changed", path.Join(root, "d", ".snap", "s"): "va"} {
+		ref, err := f.Ref(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ref.ReadDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, subdirs, err := ref.ReadDirHeld()
+		ref.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || len(got) != 5 {
+			t.Fatalf("%s: ReadDirHeld listed %d entries, ReadDir %d; want 5", dir, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Name != want[i].Name || got[i].Stat.Ino != want[i].Stat.Ino || got[i].Stat.Mode != want[i].Stat.Mode {
+				t.Errorf("%s: entry %d: %+v, ReadDir's %+v", dir, i, got[i], want[i])
+			}
+		}
+		if len(subdirs) != 2 || subdirs["a"] == nil || subdirs["b"] == nil {
+			t.Fatalf("%s: held %v, want a and b", dir, subdirs)
+		}
+		for _, e := range got {
+			if d := subdirs[e.Name]; d != nil && (d.Ino() != e.Stat.Ino || d.Path() != path.Join(dir, e.Name)) {
+				t.Errorf("%s: %s held as inode %d at %s; listed %d", dir, e.Name, d.Ino(), d.Path(), e.Stat.Ino)
+			}
+		}
+		for name, v := range map[string]string{"a": wantA, "b": "vb"} {
+			if got, err := subdirs[name].GetXattr("user.m"); err != nil || string(got) != v {
+				t.Errorf("%s: %s's user.m through its held inode: %q, %v; want %q", dir, name, got, err, v)
+			}
+			if _, err := subdirs[name].GetXattr("ceph.dir.rctime"); err != nil {
+				t.Errorf("%s: %s's rctime: %v", dir, name, err)
+			}
+			subdirs[name].Release()
+		}
+	}
+}

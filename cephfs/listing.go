@@ -73,8 +73,13 @@ func readEntries(cm *C.struct_ceph_mount_info, dirp *C.struct_ceph_dir_result, p
 		}
 		out = append(out, Entry{Name: name, Stat: fromCStatx(&stx)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sortEntries(out)
 	return out, nil
+}
+
+// sortEntries sorts a listing by name.
+func sortEntries(es []Entry) {
+	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })
 }
 
 func fromCStatx(stx *C.struct_ceph_statx) Stat {

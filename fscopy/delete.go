@@ -53,6 +53,8 @@ const NoDeleteLimit = -1
 // the pass's steps, as another client would.
 type targetDir interface {
 	Path() string
+	// Ino is the directory's inode number.
+	Ino() uint64
 	ReadDir() ([]cephfs.Entry, error)
 	// Lookup takes the inode named name, not following a symlink, and
 	// its stat; the caller releases it.
@@ -133,12 +135,7 @@ func (p *deletions) dir(ctx context.Context, src string, d targetDir) {
 	if ctx.Err() != nil {
 		return
 	}
-	want, err := p.t.c.fs.ReadDir(src)
-	if err != nil {
-		p.t.record(Report{Src: src, Dst: d.Path(), Outcome: Failed, Err: fmt.Errorf("deletions: %w", err)})
-		return
-	}
-	have, err := d.ReadDir()
+	want, have, err := p.listings(src, d)
 	if err != nil {
 		p.t.record(Report{Src: src, Dst: d.Path(), Outcome: Failed, Err: fmt.Errorf("deletions: %w", err)})
 		return
@@ -181,6 +178,28 @@ func (p *deletions) dir(ctx context.Context, src string, d targetDir) {
 		}
 		child.Release()
 	}
+}
+
+// listings lists the source directory src and the target directory d,
+// or takes an incremental copy's walk's listings of them
+// (keptlistings.go).
+func (p *deletions) listings(src string, d targetDir) (want, have []cephfs.Entry, err error) {
+	var kept *keptListings
+	if p.t.prune != nil && !p.staging {
+		kept = &p.t.prune.kept
+	}
+	want, ok := kept.source(src)
+	if !ok {
+		if want, err = p.t.c.fs.ReadDir(src); err != nil {
+			return nil, nil, err
+		}
+	}
+	if have, ok = kept.target(d.Ino()); !ok {
+		if have, err = d.ReadDir(); err != nil {
+			return nil, nil, err
+		}
+	}
+	return want, have, nil
 }
 
 // kept reports whether entry e of target directory d, whose source path

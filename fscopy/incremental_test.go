@@ -144,3 +144,64 @@ func TestIncrementalSnapshotCopy(t *testing.T) {
 		}
 	})
 }
+
+// An incremental copy lists each directory it walks once on each side:
+// its deletion pass takes the walk's listing of the source directory and
+// the type check's of the target (keptlistings.go), and each
+// subdirectory's rctime is read through the inode its listing holds, not
+// by a lookup of its name. Counted at the MDS, around the copy of s2
+// into a target holding s1, where one file of the top directory's
+// subdirectory c changed and its other subdirectories did not: at most
+// two readdirs each for the top directory and c (a listing the client
+// has whole in its cache is none), about three getattrs a subdirectory
+// (four before), and no lookupsnap per subdirectory. Then rsync finds the target equal to s2, a file the
+// source lost deleted.
+func TestIncrementalListsEachDirectoryOnce(t *testing.T) {
+	const subdirs = 100
+	fuse := test.FuseMount(t)
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		c := mountCopier(t, slow)
+		dir := fuse + e.dir
+		sh(t, dir, fmt.Sprintf("mkdir -p src/c out && echo a > src/c/f && echo gone > src/c/g && for i in $(seq %d); do mkdir src/d$i && echo $i > src/d$i/f; done", subdirs-1))
+		copyOf := func(snap, wantScan string) (fscopy.Summary, map[string]uint64) {
+			t.Helper()
+			before := mdsRequests(t)
+			sum, err := c.copier(t, incrementalOpts(), nil).Copy(ctx, e.path(".snap", snap, "src")+"/", e.path("out"), true)
+			reqs := requestsSince(before, mdsRequests(t))
+			if err != nil || sum.Failed != 0 || sum.Scan != wantScan {
+				t.Fatalf("copy of %s: %+v, %v; want scan %q", snap, sum, err, wantScan)
+			}
+			if out := rsyncFinds(t, dir+"/.snap/"+snap+"/src", dir+"/out"); out != "" {
+				t.Fatalf("after the copy of %s, rsync finds:\n%s", snap, out)
+			}
+			return sum, reqs
+		}
+		e.snapshot(t, "s1")
+		copyOf("s1", fscopy.ScanFull)
+
+		sh(t, dir+"/src", "echo b >> c/f && rm c/g")
+		test.RctimeCaughtUp(t, dir+"/src", []string{"c/f", "c/."})
+		e.snapshot(t, "s2")
+		sum, reqs := copyOf("s2", fscopy.ScanRctime)
+		if sum.Pruned != subdirs-1 || sum.Deleted != 1 {
+			t.Fatalf("copy of s2 pruned %d directories and deleted %d entries, want %d and 1: %+v", sum.Pruned, sum.Deleted, subdirs-1, sum)
+		}
+		// The top directory and c, each listed once in the source and
+		// once in the target.
+		if reqs["readdir"] > 4 {
+			t.Errorf("the incremental copy sent %d readdir requests, want at most 4 (the top directory and c, once a side); all: %v", reqs["readdir"], reqs)
+		}
+		// A listing asks the MDS for each subdirectory's statistics
+		// (libcephfs does) and each rctime is one getattr: three a
+		// subdirectory, and about 50 for the rest of the copy (the
+		// record, c's files, the settling). Listing again, as before,
+		// made it four a subdirectory.
+		if max := uint64(3*subdirs + 60); reqs["getattr"] > max {
+			t.Errorf("the incremental copy sent %d getattr requests for %d subdirectories, want at most %d; all: %v", reqs["getattr"], subdirs, max, reqs)
+		}
+		if reqs["lookupsnap"] >= subdirs/2 {
+			t.Errorf("the incremental copy sent %d lookupsnap requests for %d subdirectories: a lookup of each name?; all: %v", reqs["lookupsnap"], subdirs, reqs)
+		}
+	})
+}

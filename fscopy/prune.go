@@ -14,6 +14,7 @@ import (
 
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/verify"
 )
 
 // Incremental copies of snapshots (rctime pruning). A tree copy whose
@@ -102,6 +103,7 @@ type pruning struct {
 	// skipped are the source directories pruned, read by the deletion
 	// pass after the walk (the walk adds to it from one goroutine).
 	skipped map[string]bool
+	kept    keptListings
 }
 
 // snapSource is the snapshot a tree copy reads, split as the record
@@ -216,30 +218,44 @@ func parseCephTime(s string) (time.Time, error) {
 }
 
 // pruner decides, for the source directory src the walk lists, which of
-// its subdirectories are skipped: held by inode, so that each child's
-// rctime costs a lookup and a getattr at the MDS, not a walk of its whole
-// path (which libcephfs does not cache inside a snapshot). Nil, and
-// pruning nothing, unless the copy prunes.
+// its subdirectories are skipped. The listing holds every subdirectory by
+// the inode it stat'ed (cephfs.InodeRef.ReadDirHeld), so each child's
+// rctime costs one getattr at the MDS: no lookup of its name, no walk of
+// its path (libcephfs caches neither inside a snapshot). Nil, and pruning
+// nothing, unless the copy prunes.
 type pruner struct {
-	t   *treeCopy
-	src string
-	dir *cephfs.InodeRef
+	t       *treeCopy
+	src     string
+	subdirs map[string]*cephfs.InodeRef
 }
 
-func (t *treeCopy) pruner(src string) *pruner {
+// list lists the source directory src for the walk: with the pruner of
+// its subdirectories when the copy prunes, and then kept for the
+// deletion pass (keptListings).
+func (t *treeCopy) list(src string) ([]cephfs.Entry, *pruner, error) {
 	if t.prune == nil {
-		return nil
+		entries, err := t.c.fs.ReadDir(src)
+		return entries, nil, err
 	}
 	d, err := t.c.fs.Ref(src)
 	if err != nil {
-		return nil // the walk reports it
+		return nil, nil, err
 	}
-	return &pruner{t: t, src: src, dir: d}
+	defer d.Release()
+	entries, subdirs, err := d.ReadDirHeld()
+	if err != nil {
+		return nil, nil, err
+	}
+	t.prune.kept.keepSource(src, entries)
+	return entries, &pruner{t: t, src: src, subdirs: subdirs}, nil
 }
 
 func (p *pruner) release() {
-	if p != nil {
-		p.dir.Release()
+	if p == nil {
+		return
+	}
+	for _, d := range p.subdirs {
+		d.Release()
 	}
 }
 
@@ -250,12 +266,11 @@ func (p *pruner) unchanged(name string) bool {
 	if p == nil {
 		return false
 	}
-	child, _, err := p.dir.Lookup(name)
-	if err != nil {
+	child := p.subdirs[name]
+	if child == nil {
 		return false
 	}
 	v, err := child.GetXattr(xattrRctime)
-	child.Release()
 	if err != nil {
 		return false
 	}
@@ -315,6 +330,22 @@ func (c *Copier) record(dst string, ss *snapSource, links *atomic.Bool) error {
 // with its mtime put back passes.
 func (t *treeCopy) changedSince(st cephfs.Stat) bool {
 	return t.prune != nil && !st.Ctime.Before(t.prune.cutoff)
+}
+
+// unchangedSince reports whether the source file st is unchanged (its
+// ctime) since the snapshot the target holds, less the skew: a pruned
+// subtree of one file. The target's copy of it was made from that
+// snapshot, so the walk skips it as it skips an unchanged directory,
+// without the quick check's requests for the target's file; with
+// Verify, which asks for the data to be compared, it is checked.
+func (t *treeCopy) unchangedSince(st cephfs.Stat) bool {
+	return t.prune != nil && st.Ctime.Before(t.prune.cutoff) && (t.c.opts.Verify == "" || t.c.opts.Verify == verify.Off)
+}
+
+// unchangedFile is the report of a file unchangedSince skips.
+func unchangedFile(src, dst string, st cephfs.Stat) Report {
+	return Report{Src: src, Dst: dst, Outcome: Unchanged, Size: st.Size,
+		Reason: "unchanged since the snapshot the target holds (its ctime is older)"}
 }
 
 // copyChanged copies the file src, changed since the snapshot the

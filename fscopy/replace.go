@@ -36,6 +36,9 @@ func (t *treeCopy) replaceTypes(ctx context.Context, src, dst string, entries []
 		t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: fmt.Errorf("listing the target for type changes: %w", err)})
 		return
 	}
+	if t.prune != nil {
+		t.prune.kept.keepTarget(d.Ino(), have) // for the deletion pass (keptlistings.go)
+	}
 	isDir := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		isDir[e.Name] = e.Stat.IsDir()

@@ -359,6 +359,9 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			case t.changedSince(st):
 				r = t.copyChanged(ctx, src, dst, st, placed)
 				t.record(r)
+			case t.unchangedSince(st):
+				r = unchangedFile(src, dst, st)
+				t.record(r)
 			default:
 				r = t.c.copyUnlessSame(ctx, src, dst, st, placed)
 				t.record(r)
@@ -386,19 +389,18 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			}
 		}
 		t.listed(src, dst)
-		entries, err := t.c.fs.ReadDir(src)
+		entries, pr, err := t.list(src)
 		if err != nil {
 			t.record(Report{Src: src, Dst: dst, Outcome: Failed, Err: err})
 			return
 		}
+		defer pr.release()
 		t.extras(src, dst, entries)
 		t.replaceTypes(ctx, src, dst, entries)
 		placed := map[string]bool{}
 		for _, e := range entries {
 			placed[e.Name] = true
 		}
-		pr := t.pruner(src)
-		defer pr.release()
 		for _, e := range entries {
 			p := path.Join(src, e.Name)
 			if t.c.isStaging(src, e) || t.excluded(p, e.Stat) {
