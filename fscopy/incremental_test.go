@@ -154,8 +154,9 @@ func TestIncrementalSnapshotCopy(t *testing.T) {
 // subdirectory c changed and its other subdirectories did not: at most
 // two readdirs each for the top directory and c (a listing the client
 // has whole in its cache is none), about three getattrs a subdirectory
-// (four before), and no lookupsnap per subdirectory. Then rsync finds the target equal to s2, a file the
-// source lost deleted.
+// (four before), and no lookupsnap per subdirectory; c's unchanged file
+// is skipped by its ctime, without the quick check. Then rsync finds the
+// target equal to s2, a file the source lost deleted.
 func TestIncrementalListsEachDirectoryOnce(t *testing.T) {
 	const subdirs = 100
 	fuse := test.FuseMount(t)
@@ -163,11 +164,13 @@ func TestIncrementalListsEachDirectoryOnce(t *testing.T) {
 		e := newEnv(t)
 		c := mountCopier(t, slow)
 		dir := fuse + e.dir
-		sh(t, dir, fmt.Sprintf("mkdir -p src/c out && echo a > src/c/f && echo gone > src/c/g && for i in $(seq %d); do mkdir src/d$i && echo $i > src/d$i/f; done", subdirs-1))
+		sh(t, dir, fmt.Sprintf("mkdir -p src/c out && echo a > src/c/f && echo gone > src/c/g && echo k > src/c/k && for i in $(seq %d); do mkdir src/d$i && echo $i > src/d$i/f; done", subdirs-1))
+		var reports []fscopy.Report
 		copyOf := func(snap, wantScan string) (fscopy.Summary, map[string]uint64) {
 			t.Helper()
+			reports = nil
 			before := mdsRequests(t)
-			sum, err := c.copier(t, incrementalOpts(), nil).Copy(ctx, e.path(".snap", snap, "src")+"/", e.path("out"), true)
+			sum, err := c.copier(t, incrementalOpts(), &reports).Copy(ctx, e.path(".snap", snap, "src")+"/", e.path("out"), true)
 			reqs := requestsSince(before, mdsRequests(t))
 			if err != nil || sum.Failed != 0 || sum.Scan != wantScan {
 				t.Fatalf("copy of %s: %+v, %v; want scan %q", snap, sum, err, wantScan)
@@ -199,6 +202,17 @@ func TestIncrementalListsEachDirectoryOnce(t *testing.T) {
 		// made it four a subdirectory.
 		if max := uint64(3*subdirs + 60); reqs["getattr"] > max {
 			t.Errorf("the incremental copy sent %d getattr requests for %d subdirectories, want at most %d; all: %v", reqs["getattr"], subdirs, max, reqs)
+		}
+		// c/k, unchanged in a directory the copy walks, is skipped by
+		// its ctime, as a pruned subtree of one.
+		var k *fscopy.Report
+		for i := range reports {
+			if path.Base(reports[i].Src) == "k" {
+				k = &reports[i]
+			}
+		}
+		if k == nil || k.Outcome != fscopy.Unchanged || !strings.Contains(k.Reason, "unchanged since the snapshot the target holds") {
+			t.Errorf("c/k, unchanged since s1: %+v; want skipped by its ctime", k)
 		}
 		if reqs["lookupsnap"] >= subdirs/2 {
 			t.Errorf("the incremental copy sent %d lookupsnap requests for %d subdirectories: a lookup of each name?; all: %v", reqs["lookupsnap"], subdirs, reqs)
