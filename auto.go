@@ -8,15 +8,12 @@ import (
 	"github.com/radoscp/radoscp/window"
 )
 
-// DefaultMaxWindow caps an automatic window unless told otherwise.
-const DefaultMaxWindow = 64
-
 // autoStart is the first width of an automatic window (capped by the
 // maximum): twice the fixed default. A copy of a few dozen objects is over
 // before AIMD has learnt much, and one round fewer of slow start matters
 // more to it than the risk of starting wide, which the first congested
 // round halves.
-const autoStart = 2 * DefaultWindow
+const autoStart = 2 * window.DefaultWidth
 
 // autoWindow adapts one copy's window with AIMD (window.NewSlowStartAIMD)
 // from the latency of each completed operation: copy-from latency as

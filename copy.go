@@ -9,17 +9,12 @@ import (
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/window"
 )
 
 // ErrInvalid marks a copy refused for its arguments, before anything was
 // written: errors.Is(err, ErrInvalid).
 var ErrInvalid = errors.New("invalid copy")
-
-// DefaultWindow is how many copies are kept in flight unless told otherwise.
-const DefaultWindow = 16
-
-// DefaultChunk bounds one client read-and-write.
-const DefaultChunk = 4 << 20
 
 // Source is what a copy reads: objects, their layout and naming, and the
 // file's size. Bytes at or past Size are not part of it.
@@ -38,10 +33,10 @@ type Options struct {
 	// Auto adapts the window to the cluster while the copy runs: it
 	// grows while latency holds and throughput rises and halves when
 	// latency climbs (AIMD), never past MaxWindow (0 means
-	// DefaultMaxWindow). Copies into existing data still run serially.
+	// window.DefaultMaxWidth). Copies into existing data still run serially.
 	Auto      bool
 	MaxWindow int
-	// Chunk bounds each client read-and-write; 0 means DefaultChunk.
+	// Chunk bounds each client read-and-write; 0 means store.DefaultChunk.
 	Chunk uint64
 	// OffloadOnly fails a copy that would move data through the client.
 	OffloadOnly bool
@@ -130,13 +125,13 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	chunk := o.Chunk
 	if chunk == 0 {
-		chunk = DefaultChunk
+		chunk = store.DefaultChunk
 	}
 	var pinned *pins
 	if o.PinSource && length > 0 {
 		pinWindow := width
 		if o.Auto && !res.Serial {
-			pinWindow = cmp.Or(o.MaxWindow, DefaultMaxWindow)
+			pinWindow = cmp.Or(o.MaxWindow, window.DefaultMaxWidth)
 		}
 		pinned = startPins(src, srcOff, length, pinWindow)
 	}
@@ -147,7 +142,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, res: &res,
 		clock: clock, lastCheckpoint: clock.Now()}
 	if o.Auto && !res.Serial {
-		cp.auto = newAutoWindow(cmp.Or(o.MaxWindow, DefaultMaxWindow), e.obs)
+		cp.auto = newAutoWindow(cmp.Or(o.MaxWindow, window.DefaultMaxWidth), e.obs)
 		width, res.Auto = cp.auto.aimd.Max(), true
 		e.obs.Window(cp.auto.aimd.Width())
 	} else {

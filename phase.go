@@ -11,26 +11,6 @@ import (
 	"github.com/radoscp/radoscp/window"
 )
 
-// copier holds what the operations of one copy share.
-type copier struct {
-	e       *Engine
-	src     Source
-	dst     Destination
-	opts    Options
-	serial  bool
-	res     *Result
-	buffers *bufferPool
-	auto    *autoWindow // nil for a fixed window
-	pins    *pins       // nil unless Options.PinSource
-	// earlyEnd bounds the source objects of operations submitted before
-	// every pin had returned; recheck re-checks them (see pins).
-	earlyEnd uint64
-	recheck  *recheck
-	clock    Clock
-
-	lastCheckpoint time.Time
-}
-
 // phaseResult is what one pass of the window achieved.
 type phaseResult struct {
 	bytes    uint64 // complete prefix

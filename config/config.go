@@ -3,7 +3,8 @@ package config
 import (
 	"time"
 
-	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/store"
+	"github.com/radoscp/radoscp/window"
 )
 
 // Config is radoscp's whole configuration, resolved. The zero value is not
@@ -66,9 +67,9 @@ type Config struct {
 func Default() Config {
 	return Config{
 		ConnectTimeout: 30 * time.Second,
-		Window:         radoscp.DefaultWindow,
-		MaxWindow:      radoscp.DefaultMaxWindow,
-		Chunk:          radoscp.DefaultChunk,
+		Window:         window.DefaultWidth,
+		MaxWindow:      window.DefaultMaxWidth,
+		Chunk:          store.DefaultChunk,
 		ObjectSize:     4 << 20,
 		StripeCount:    1,
 		Progress:       "auto",

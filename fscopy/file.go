@@ -17,6 +17,7 @@ import (
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/verify"
+	"github.com/radoscp/radoscp/window"
 )
 
 // ErrSourceChanged is reported for a file whose size, mtime or ctime
@@ -628,7 +629,7 @@ func (c *Copier) verifyCopy(ctx context.Context, source radoscp.Source, d *trunc
 		return nil
 	}
 	staging := radoscp.Source{Objects: d.Objects(), Layout: d.Layout(), Names: d.Names(), Size: d.EOF()}
-	res, err := verify.Check(ctx, c.opts.Verify, radoscp.Source(source), staging, cmp.Or(c.opts.Copy.Window, radoscp.DefaultWindow))
+	res, err := verify.Check(ctx, c.opts.Verify, radoscp.Source(source), staging, cmp.Or(c.opts.Copy.Window, window.DefaultWidth))
 	r.Verified = &res
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)

@@ -16,6 +16,7 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/verify"
+	"github.com/radoscp/radoscp/window"
 )
 
 // Verification is what verifying one path found.
@@ -183,7 +184,7 @@ func (c *Copier) verifyData(ctx context.Context, src, dst string, s, d cephfs.St
 	v.Data, v.Err = verify.Check(ctx, mode,
 		radoscp.Source{Objects: sp, Layout: sl.Layout, Names: layout.CephFS(s.Ino), Size: s.Size},
 		radoscp.Source{Objects: dp, Layout: dl.Layout, Names: layout.CephFS(d.Ino), Size: d.Size},
-		cmp.Or(c.opts.Copy.Window, radoscp.DefaultWindow))
+		cmp.Or(c.opts.Copy.Window, window.DefaultWidth))
 	for _, diff := range v.Data.Differences {
 		v.Differences = append(v.Differences, diff.String())
 	}

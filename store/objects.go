@@ -2,6 +2,10 @@ package store
 
 import "time"
 
+// DefaultChunk bounds one read or write the copy engine sends through
+// Objects unless told otherwise, and one copy-from's extent.
+const DefaultChunk = 4 << 20
+
 // Objects is one pool (and namespace) of an object store. Every
 // implementation and every decorator implements all of it, so a wrapped
 // pool behaves as the pool underneath for every operation the engine and

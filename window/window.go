@@ -25,6 +25,14 @@ type Readier interface {
 	Ready() <-chan struct{}
 }
 
+// DefaultWidth is how many operations a copy keeps in flight unless told
+// otherwise, and DefaultMaxWidth how wide an adaptive window may grow
+// unless told otherwise.
+const (
+	DefaultWidth    = 16
+	DefaultMaxWidth = 64
+)
+
 // Lookahead bounds, as a multiple of the width, how many operations may be
 // submitted and not yet handed back: completed ones waiting behind a slow
 // one, and those in flight.

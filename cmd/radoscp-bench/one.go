@@ -14,6 +14,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -72,7 +73,7 @@ func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan
 	}
 	if plan.one.Mode == "client" {
 		return clientCopy(ctx, pool, layout.Prefix(f.prefix), layout.Prefix(f.dstPrefix), f.objects, plan.objectSize,
-			cmp.Or(cfg.Chunk, radoscp.DefaultChunk), plan.one.Window)
+			cmp.Or(cfg.Chunk, store.DefaultChunk), plan.one.Window)
 	}
 	l := layout.Layout{StripeUnit: plan.objectSize, StripeCount: 1, ObjectSize: plan.objectSize}
 	size := uint64(f.objects) * plan.objectSize

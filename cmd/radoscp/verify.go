@@ -17,6 +17,7 @@ import (
 	"github.com/radoscp/radoscp/names"
 	"github.com/radoscp/radoscp/objcopy"
 	"github.com/radoscp/radoscp/verify"
+	"github.com/radoscp/radoscp/window"
 )
 
 // bindVerify adds --verify to a copying command: "true" (checksums on the
@@ -156,7 +157,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 // windowOf is how many checksums are kept in flight.
 func windowOf(cfg config.Config) int {
 	if cfg.AutoWindow || cfg.Window <= 0 {
-		return max(cfg.MaxWindow, radoscp.DefaultWindow)
+		return max(cfg.MaxWindow, window.DefaultWidth)
 	}
 	return cfg.Window
 }
