@@ -118,6 +118,9 @@ type snapSource struct {
 // incremental decides whether the tree copy of src (in snapshot snap,
 // nil at head) into dst is pruned, and says why not when it is not.
 func (c *Copier) incremental(src, dst string, snap *snapshot) (*pruning, *snapSource, string) {
+	if !c.opts.Delete {
+		return nil, nil, "no --delete" // not a mirror: no record, nothing to say
+	}
 	if snap == nil {
 		return nil, nil, "the source is not a snapshot: a live tree's rctime lags its changes"
 	}
@@ -132,8 +135,6 @@ func (c *Copier) incremental(src, dst string, snap *snapshot) (*pruning, *snapSo
 		return nil, ss, "a filter is set"
 	case c.opts.Shard.On():
 		return nil, ss, "a sharded copy"
-	case !c.opts.Delete:
-		return nil, ss, "no --delete"
 	}
 	v, err := c.fs.GetXattr(dst, xattrSynced)
 	if err != nil {

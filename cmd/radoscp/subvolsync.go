@@ -27,7 +27,7 @@ func newSubvolumeSyncCommand() *cobra.Command {
 	var settle, skew time.Duration
 	cmd := &cobra.Command{
 		Use:   "sync VOL SUBVOL TARGET",
-		Short: "Bring subvolume TARGET in step with SUBVOL's newest snapshot, copying only what changed, and snapshot it",
+		Short: "Copy SUBVOL's newest snapshot's changes into TARGET, snapshot it",
 		Long: `Copy the newest snapshot of subvolume SUBVOL of volume VOL (or
 --snapshot NAME; --prefix chooses among names) into subvolume TARGET,
 created if absent, as cp -r --delete copies a tree's contents: what

@@ -17,7 +17,7 @@ import (
 func newSubvolumeCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "subvolume",
-		Short: "CephFS subvolumes: clone a snapshot server-side",
+		Short: "CephFS subvolumes: clone or sync a snapshot server-side",
 	}
 	cmd.AddCommand(newSubvolumeCloneCommand())
 	cmd.AddCommand(newSubvolumeSyncCommand())
