@@ -33,6 +33,9 @@ import (
 // target while the pass is inside it is still the one the pass holds:
 // the pass cannot know it was moved, as rsync cannot.)
 //
+// An incremental copy's pass takes the walk's listings of the
+// directories it walked instead of listing them again (keptlistings.go).
+//
 // MaxDelete >= 0 bounds the removals (files and directories alike); the
 // pass goes on counting what it would remove beyond it (DeletesLeft) and
 // Copy fails with ErrMaxDelete. A dry run reports what would be removed

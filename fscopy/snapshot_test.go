@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -163,16 +164,18 @@ func TestFreshTreeFromRemovedSnapshot(t *testing.T) {
 			e.freshSource(t, e.path("src"), 4, false)
 			snap := e.snapshot(t, "s1")
 			o := fscopy.Options{Files: 1}
-			removed := 0
+			// Small files are copied several at once (Files counts a
+			// small one as a fraction): the hook runs concurrently.
+			var removed atomic.Int32
 			h := fscopy.Hooks{AfterCopy: func(string) {
-				if removed++; removed == 1 {
+				if removed.Add(1) == 1 {
 					e.removeSnapshot(t, snap)
 				}
 			}}
 			var reports []fscopy.Report
 			_, err := e.copierWith(t, o, &reports, h).Copy(ctx, snap+"/src", e.path("new"), true)
-			if removed == 0 || err == nil {
-				t.Fatalf("copy with its snapshot removed after the first file (removed in %d hooks): %v; want an error", removed, err)
+			if removed.Load() == 0 || err == nil {
+				t.Fatalf("copy with its snapshot removed after the first file (removed in %d hooks): %v; want an error", removed.Load(), err)
 			}
 			gone := 0
 			for _, r := range reports {
