@@ -60,7 +60,7 @@ func (r *InodeRef) ReadDir() ([]Entry, error) {
 	}
 	defer C.ceph_ll_releasedir(cm, dirp)
 	C.ceph_seekdir(cm, dirp, firstEntry)
-	return readEntries(cm, dirp, r.path)
+	return readEntries(cm, dirp, r.path, nil)
 }
 
 // Ino is the referenced inode's number.
@@ -84,33 +84,19 @@ func (r *InodeRef) ReadDirHeld() (entries []Entry, subdirs map[string]*InodeRef,
 	defer C.ceph_ll_releasedir(cm, dirp)
 	C.ceph_seekdir(cm, dirp, firstEntry)
 	subdirs = map[string]*InodeRef{}
-	for {
-		var de C.struct_dirent
-		var stx C.struct_ceph_statx
-		var in *C.struct_Inode
-		ret := C.ceph_readdirplus_r(cm, dirp, &de, &stx, C.CEPH_STATX_BASIC_STATS, C.AT_SYMLINK_NOFOLLOW, &in)
-		if ret == 0 {
-			break
+	entries, err = readEntries(cm, dirp, r.path, func(name string, st Stat, in *C.struct_Inode) bool {
+		if !st.IsDir() {
+			return false
 		}
-		if ret < 0 {
-			for _, d := range subdirs {
-				d.Release()
-			}
-			return nil, nil, pathError("read directory", r.path, errnoErr(int(ret)))
+		subdirs[name] = &InodeRef{fs: r.fs, in: in, path: gopath.Join(r.path, name), ino: st.Ino}
+		return true
+	})
+	if err != nil {
+		for _, d := range subdirs {
+			d.Release()
 		}
-		name := C.GoString(&de.d_name[0])
-		st := fromCStatx(&stx)
-		if name == "." || name == ".." || !st.IsDir() {
-			C.ceph_ll_put(cm, in)
-			if name == "." || name == ".." {
-				continue
-			}
-		} else {
-			subdirs[name] = &InodeRef{fs: r.fs, in: in, path: gopath.Join(r.path, name), ino: st.Ino}
-		}
-		entries = append(entries, Entry{Name: name, Stat: st})
+		return nil, nil, err
 	}
-	sortEntries(entries)
 	return entries, subdirs, nil
 }
 

@@ -48,19 +48,27 @@ func (f *FS) readDir(path string) ([]Entry, error) {
 	}
 	defer C.ceph_closedir(cm, dirp)
 	C.ceph_seekdir(cm, dirp, firstEntry)
-	return readEntries(cm, dirp, path)
+	return readEntries(cm, dirp, path, nil)
 }
 
 // readEntries reads the open directory dirp (of path, for messages) to
 // its end, each entry stat'ed, without "." and "..", sorted by name.
+// With hold, each entry's inode is taken from the listing and handed to
+// hold, which keeps the reference (true) or has it dropped (false).
 //
-// Implements ceph_readdirplus_r.
-func readEntries(cm *C.struct_ceph_mount_info, dirp *C.struct_ceph_dir_result, path string) ([]Entry, error) {
+// Implements ceph_readdirplus_r (and ceph_ll_put with hold).
+func readEntries(cm *C.struct_ceph_mount_info, dirp *C.struct_ceph_dir_result, path string,
+	hold func(name string, st Stat, in *C.struct_Inode) bool) ([]Entry, error) {
 	var out []Entry
 	for {
 		var de C.struct_dirent
 		var stx C.struct_ceph_statx
-		ret := C.ceph_readdirplus_r(cm, dirp, &de, &stx, C.CEPH_STATX_BASIC_STATS, C.AT_SYMLINK_NOFOLLOW, nil)
+		var in *C.struct_Inode
+		inp := &in
+		if hold == nil {
+			inp = nil
+		}
+		ret := C.ceph_readdirplus_r(cm, dirp, &de, &stx, C.CEPH_STATX_BASIC_STATS, C.AT_SYMLINK_NOFOLLOW, inp)
 		if ret == 0 {
 			break
 		}
@@ -68,18 +76,17 @@ func readEntries(cm *C.struct_ceph_mount_info, dirp *C.struct_ceph_dir_result, p
 			return nil, pathError("read directory", path, errnoErr(int(ret)))
 		}
 		name := C.GoString(&de.d_name[0])
-		if name == "." || name == ".." {
-			continue
+		st := fromCStatx(&stx)
+		dot := name == "." || name == ".."
+		if hold != nil && (dot || !hold(name, st, in)) {
+			C.ceph_ll_put(cm, in)
 		}
-		out = append(out, Entry{Name: name, Stat: fromCStatx(&stx)})
+		if !dot {
+			out = append(out, Entry{Name: name, Stat: st})
+		}
 	}
-	sortEntries(out)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
-}
-
-// sortEntries sorts a listing by name.
-func sortEntries(es []Entry) {
-	sort.Slice(es, func(i, j int) bool { return es[i].Name < es[j].Name })
 }
 
 func fromCStatx(stx *C.struct_ceph_statx) Stat {

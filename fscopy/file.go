@@ -622,10 +622,14 @@ func attrsOf(st cephfs.Stat) cephfs.Attrs {
 // source. It is not put in place.
 var ErrMismatch = errors.New("the copy differs from its source")
 
+// verifying reports whether Options.Verify asks for copies' data to be
+// compared with their sources.
+func (c *Copier) verifying() bool { return c.opts.Verify != "" && c.opts.Verify != verify.Off }
+
 // verifyCopy compares the complete staging file d with source, as
 // Options.Verify says, and records what it found in r.
 func (c *Copier) verifyCopy(ctx context.Context, source radoscp.Source, d *truncate.CephFS, r *Report) error {
-	if c.opts.Verify == "" || c.opts.Verify == verify.Off {
+	if !c.verifying() {
 		return nil
 	}
 	staging := radoscp.Source{Objects: d.Objects(), Layout: d.Layout(), Names: d.Names(), Size: d.EOF()}

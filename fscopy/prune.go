@@ -14,7 +14,6 @@ import (
 
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/store"
-	"github.com/radoscp/radoscp/verify"
 )
 
 // Incremental copies of snapshots (rctime pruning). A tree copy whose
@@ -340,7 +339,7 @@ func (t *treeCopy) changedSince(st cephfs.Stat) bool {
 // without the quick check's requests for the target's file; with
 // Verify, which asks for the data to be compared, it is checked.
 func (t *treeCopy) unchangedSince(st cephfs.Stat) bool {
-	return t.prune != nil && st.Ctime.Before(t.prune.cutoff) && (t.c.opts.Verify == "" || t.c.opts.Verify == verify.Off)
+	return t.prune != nil && st.Ctime.Before(t.prune.cutoff) && !t.c.verifying()
 }
 
 // unchangedFile is the report of a file unchangedSince skips.

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/radoscp/radoscp/cephfs"
-	"github.com/radoscp/radoscp/verify"
 )
 
 // copyUnlessSame copies the regular file src to dst, unless dst already
@@ -40,7 +39,7 @@ func (c *Copier) copyUnlessSame(ctx context.Context, src, dst string, sst cephfs
 // every file.
 func (c *Copier) sameAtDestination(ctx context.Context, src, dst string, sst cephfs.Stat) (Report, bool) {
 	r := Report{Src: src, Dst: dst, Outcome: Unchanged}
-	verifying := c.opts.Verify != "" && c.opts.Verify != verify.Off
+	verifying := c.verifying()
 	if c.opts.IgnoreTimes || (c.opts.NoPreserve && !verifying) {
 		return r, false
 	}
