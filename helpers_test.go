@@ -62,6 +62,20 @@ type counting struct {
 	submits     atomic.Int64
 	inFlight    atomic.Int64
 	maxInFlight atomic.Int64
+
+	mu   sync.Mutex
+	hold int64         // completions wait until this many are in flight at once
+	full chan struct{} // closed when they are; nil when nothing is held
+}
+
+// holdUntil holds every completion back until n copy-froms have been in
+// flight at once, so that a window of n is reached however slowly the
+// engine submits (under -race on a loaded machine, a fake's 1 ms copy can
+// complete before the window's last is submitted).
+func (c *counting) holdUntil(n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.hold, c.full = int64(n), make(chan struct{})
 }
 
 func (c *counting) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
@@ -73,6 +87,13 @@ func (c *counting) Submit(dstOid string, src store.Location, o store.CopyOptions
 		}
 	}
 	c.submits.Add(1)
+	c.mu.Lock()
+	wait := c.full
+	if wait != nil && n >= c.hold {
+		close(wait)
+		c.full = nil
+	}
+	c.mu.Unlock()
 	p, err := c.Objects.Submit(dstOid, src, o)
 	if err != nil {
 		c.inFlight.Add(-1)
@@ -81,6 +102,9 @@ func (c *counting) Submit(dstOid string, src store.Location, o store.CopyOptions
 	done := make(chan struct{})
 	go func() {
 		<-p.Ready()
+		if wait != nil {
+			<-wait
+		}
 		c.inFlight.Add(-1)
 		close(done)
 	}()

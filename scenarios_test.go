@@ -156,6 +156,9 @@ var scenarios = []scenario{
 		for _, w := range []int{1, 2, 4, 8, 16, 32, 64} {
 			e.newDst(t, fmt.Sprint("w", w))
 			e.dst.maxInFlight.Store(0)
+			if b.exact {
+				e.dst.holdUntil(min(w, 20))
+			}
 			res, err := e.engine.Copy(context.Background(), e.source, 0, e.raw(0), 0, 20*e.obj, radoscp.Options{Window: w})
 			if err != nil {
 				t.Fatalf("window %d: %v", w, err)
