@@ -22,10 +22,22 @@ var ErrLocked = errors.New("locked by another copy")
 // gives up the session of a client that died (session_timeout, or an
 // eviction), so a dead copy's lock is taken over by the next run.
 func (fl *File) TryLock() error {
+	return fl.tryFlock(gocephfs.LockEX, "lock")
+}
+
+// TryLockShared takes a shared advisory lock on the file through the MDS
+// (LOCK_SH|LOCK_NB), without waiting: any number of owners hold one
+// together, and none while another holds TryLock's exclusive lock
+// (ErrLocked, either way). It lasts as TryLock's does.
+func (fl *File) TryLockShared() error {
+	return fl.tryFlock(gocephfs.LockSH, "lock shared")
+}
+
+func (fl *File) tryFlock(how gocephfs.LockOp, what string) error {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	owner := binary.LittleEndian.Uint64(b[:])
-	err := pathError("lock", fl.path, fl.f.Flock(gocephfs.LockEX|gocephfs.LockNB, owner))
+	err := pathError(what, fl.path, fl.f.Flock(how|gocephfs.LockNB, owner))
 	if errno := store.ErrnoOf(err); errno == syscall.EWOULDBLOCK {
 		return fmt.Errorf("cephfs:%s: %w: %w", fl.path, ErrLocked, err)
 	}

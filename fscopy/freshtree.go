@@ -58,6 +58,10 @@ type freshTree struct {
 	// (a subvolume clone) made its place hidden and moves it in itself,
 	// so publish renames nothing.
 	hidden bool
+	// shared: the tree of a sharded copy's workers (sharedtree.go); a
+	// worker's share is its lock file, locked.
+	shared bool
+	share  *cephfs.File
 
 	mu sync.Mutex
 	// sources are the files copied, by source directory, with the stat
@@ -79,12 +83,15 @@ type copiedSource struct {
 // when complete): it is its own staging directory, made marked, or
 // taken over when an interrupted copy of src marked it. It returns nil
 // (and no error) when dst exists (unmarked, for a hidden one), or the
-// copy is one the per-file staging serves: --no-clobber, a sharded
-// worker or final pass, a dry run. ErrBusy is another copy of src to
-// dst, alive.
+// copy is one the per-file staging serves: --no-clobber, a dry run. A
+// sharded copy's workers share one staging tree (sharedTarget). ErrBusy
+// is another copy of src to dst, alive.
 func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
-	if c.opts.NoClobber || c.opts.Shard.On() || c.opts.DryRun {
+	if c.opts.NoClobber || c.opts.DryRun {
 		return nil, nil
+	}
+	if c.opts.Shard.On() {
+		return c.sharedTarget(src, dst)
 	}
 	hidden := strings.HasPrefix(path.Base(dst), stagingStart)
 	_, err := c.fs.Lstat(dst)
@@ -350,6 +357,24 @@ func (t *treeCopy) recheckSnapshot(snap *snapshot, files []copiedSource) {
 // A hidden target is synced and unmarked, not renamed: its caller moves
 // it in.
 func (c *Copier) publish(ft *freshTree) error {
+	if ft.shared && c.opts.Shard.Worker() {
+		// A worker's files reach the MDS; the final pass puts the tree
+		// in place.
+		if err := c.fs.SyncFS(); err != nil {
+			return fmt.Errorf("sync the share copied into cephfs:%s: %w", ft.staging, err)
+		}
+		return nil
+	}
+	if err := c.publishTree(ft); err != nil {
+		return err
+	}
+	if ft.shared {
+		return c.removeShareLocks(ft)
+	}
+	return nil
+}
+
+func (c *Copier) publishTree(ft *freshTree) error {
 	if err := c.fs.SyncFS(); err != nil {
 		return fmt.Errorf("sync before putting cephfs:%s in place: %w; it is kept in cephfs:%s", ft.dst, err, ft.staging)
 	}
@@ -371,9 +396,16 @@ func (c *Copier) publish(ft *freshTree) error {
 	return ft.lock.RemoveXattr(xattrTree)
 }
 
-// release lets go of the staging tree's lock.
+// release lets go of the staging tree's lock, and a worker's of its
+// share.
 func (ft *freshTree) release() {
-	if ft != nil && ft.lock != nil {
+	if ft == nil {
+		return
+	}
+	if ft.share != nil {
+		ft.share.Close()
+	}
+	if ft.lock != nil {
 		ft.lock.Close()
 	}
 }

@@ -23,7 +23,7 @@ import (
 // directory src, the entries whose type (directory or not) is not their
 // source's (entries, src's listing).
 func (t *treeCopy) replaceTypes(ctx context.Context, src, dst string, entries []cephfs.Entry) {
-	if !t.c.opts.Delete || t.fresh != nil || t.c.opts.NoClobber || t.sh.worker() {
+	if !t.c.opts.Delete || (t.fresh != nil && !t.sh.finish()) || t.c.opts.NoClobber || t.sh.worker() {
 		return
 	}
 	d, err := t.c.fs.Ref(dst)

@@ -32,6 +32,11 @@ import (
 // source does not (Extra, left alone), and exits with an error when it
 // found any. It removes the mark once every path is in place (nothing
 // failed): until then, a rerun of the pass continues into the same target.
+//
+// Into a target that does not exist, the workers and the final pass build
+// one staging tree, which the final pass puts in place whole
+// (sharedtree.go); the above is then said of that tree. Into an existing
+// target, every file goes through its own staging file.
 
 // Finding is what the final pass of a sharded copy found of a path.
 type Finding string
@@ -120,7 +125,9 @@ func (c *Copier) checkShard(src, dst string, dir bool) error {
 	if !s.Finish {
 		return nil
 	}
-	if v, err := c.fs.GetXattr(dst, xattrTree); err != nil || string(v) != src {
+	// The workers' staging tree (sharedtree.go), or the target itself
+	// when an older radoscp's workers copied into it.
+	if !c.marked(src, stagingPath(dst, 0)) && !c.marked(src, dst) {
 		return fmt.Errorf("%w: the final pass continues a sharded copy of cephfs:%s, and cephfs:%s carries no mark of one "+
 			"(the copy was finished already, or no worker has run); nothing was written", ErrUsage, src, dst)
 	}

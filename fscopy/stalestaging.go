@@ -18,13 +18,15 @@ import (
 // is kept: before it is published, every entry whose source directory
 // lacks its name is removed, by the deletion pass's inode-held walk
 // (delete.go) with no limit. A removal that fails fails the copy, and
-// the target is not made.
+// the target is not made. A sharded copy's staging tree is not cleared:
+// its workers share it, and its final pass reports what the source lacks
+// as extra (shard.go).
 
 // pruneStaging clears the resumed staging tree staging of what src lacks,
 // unless the copy failed or stopped (nothing is published then; the next
 // run clears it).
 func (t *treeCopy) pruneStaging(ctx context.Context, src, staging string) {
-	if t.fresh == nil || !t.fresh.resumed || ctx.Err() != nil || t.sum.Failed > 0 || t.stopped() {
+	if t.fresh == nil || !t.fresh.resumed || t.fresh.shared || ctx.Err() != nil || t.sum.Failed > 0 || t.stopped() {
 		return
 	}
 	root, err := t.c.fs.Ref(staging)

@@ -102,11 +102,11 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		}
 		defer l.release()
 	}
-	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, dst), fresh: ft, prune: prune}
 	root := dst
 	if ft != nil {
 		root = ft.staging
 	}
+	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, root), fresh: ft, prune: prune}
 	t.copy(ctx, src, root, sst, nil)
 	t.g.Wait()
 	t.recheck(ctx)

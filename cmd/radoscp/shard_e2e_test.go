@@ -156,10 +156,22 @@ func TestE2EShardedTreeCopy(t *testing.T) {
 			}
 			runs[fmt.Sprintf("worker %d", k)] = r
 		}
-		// Until the final pass, the target keeps its mark and its
-		// directories are the workers' (mode 0700).
-		if v, err := e.m.GetXattr(e.path("dst"), "user.radoscp.tree"); err != nil || string(v) != e.path("src") {
-			t.Fatalf("after the workers, dst's mark is %q, %v; want the source's path", v, err)
+		// Until the final pass, the target does not exist: the workers
+		// built it in one staging tree, marked, with no staging name
+		// inside, and their lock files are beside it.
+		if _, err := os.Lstat(e.local("dst")); !os.IsNotExist(err) {
+			t.Fatalf("after the workers, dst exists (%v); want it made by the final pass only", err)
+		}
+		if v, err := e.m.GetXattr(e.path(".radoscp.dst"), "user.radoscp.tree"); err != nil || string(v) != e.path("src") {
+			t.Fatalf("after the workers, the staging tree's mark is %q, %v; want the source's path", v, err)
+		}
+		if out := test.Run(t, "find", e.local(".radoscp.dst"), "-mindepth", "1", "-name", ".radoscp*"); strings.TrimSpace(out) != "" {
+			t.Fatalf("staging names inside the workers' tree:\n%s", out)
+		}
+		for _, l := range shareLocks(3) {
+			if v, err := e.m.GetXattr(e.path(l), "user.radoscp.share"); err != nil || string(v) != e.path(".radoscp.dst") {
+				t.Fatalf("after the workers, lock file %s is marked %q, %v; want the staging tree's path", l, v, err)
+			}
 		}
 		by := copiedBy(t, runs)
 		for _, n := range names {
@@ -183,6 +195,11 @@ func TestE2EShardedTreeCopy(t *testing.T) {
 			t.Fatalf("final pass summary %v: want nothing copied, %d unchanged, 3 hard links in place, no findings", s, len(names)-3)
 		}
 		sameTree(t, e, "ref", "dst")
+		for _, l := range append(shareLocks(3), ".radoscp.dst") {
+			if _, err := os.Lstat(e.local(l)); !os.IsNotExist(err) {
+				t.Fatalf("after the final pass, %s is still there (%v)", l, err)
+			}
+		}
 		runs["final"] = fin
 		files := saveOutputs(t, runs)
 		rep := runCmd(t, nil, "report", "--json", files["worker 0"], files["worker 1"], files["worker 2"], files["final"])
@@ -197,6 +214,16 @@ func TestE2EShardedTreeCopy(t *testing.T) {
 		}
 		shardedVerify(t, e, conf)
 	})
+}
+
+// shareLocks are the names of the lock files of a sharded copy of n
+// workers to dst: the one held while the tree is made, and each share's.
+func shareLocks(n int) []string {
+	names := []string{".radoscp-shard.dst"}
+	for k := 0; k < n; k++ {
+		names = append(names, fmt.Sprintf(".radoscp-shard%d.dst", k))
+	}
+	return names
 }
 
 // shardedVerify: three verify workers over src and dst compare exactly
@@ -272,7 +299,10 @@ func TestE2EShardKilledWorkerRerun(t *testing.T) {
 			big = n
 		}
 	}
-	e.write(t, "src/"+big, test.RandomData(77, 16<<20))
+	// Large enough (32 objects, at window 1 on a client whose OSD
+	// replies come up to 1 s late) that the runs refused while it is
+	// copied are over long before it is.
+	e.write(t, "src/"+big, test.RandomData(77, 128<<20))
 	names = append(names, big)
 	args := func(k int) []string {
 		return []string{"cp", "-r", "-c", e.slow, "--json", "--no-progress", "--window", "1", "--files", "1", "--log-level", "debug",
@@ -283,21 +313,34 @@ func TestE2EShardKilledWorkerRerun(t *testing.T) {
 		workers = append(workers, startCmd(t, nil, args(k)...))
 	}
 	victim := workers[1]
-	staging := e.local("dst/.radoscp." + big)
-	waitFor(t, victim, 3*time.Minute, "worker 1 copying "+big, func() bool {
-		_, err := os.Stat(staging)
-		return err == nil && strings.Contains(victim.log.String(), "msg=checkpoint")
+	// The file in the workers' staging tree records its source (the
+	// record a finished copy removes) while it is being copied.
+	inTree := ".radoscp.dst/" + big
+	copying := func() bool {
+		_, err := e.m.GetXattr(e.path(inTree), "user.radoscp.source")
+		return err == nil
+	}
+	waitFor(t, victim, 3*time.Minute, "worker 1 copying "+big, copying)
+	// While it copies, a second run of share 1 and the final pass are
+	// refused, naming it and the workers' lock.
+	pid := fmt.Sprintf("radoscp pid %d ", victim.cmd.Process.Pid)
+	if again := runCmd(t, nil, args(1)...); again.code != 1 || !strings.Contains(again.stderr, pid) {
+		t.Fatalf("a second run of share 1 while worker 1 runs: exit %d; want 1 naming %q\n%s", again.code, pid, again.stderr)
+	}
+	if early := runCmd(t, nil, "cp", "-r", "-c", e.conf, "--no-progress", "--shard", "finish/3", "cephfs:"+e.path("src"), "cephfs:"+e.path("dst")); early.code != 1 ||
+		!strings.Contains(early.stderr, "still running") {
+		t.Fatalf("the final pass while workers run: exit %d; want 1, a worker still running\n%s", early.code, early.stderr)
+	}
+	waitFor(t, victim, 3*time.Minute, "worker 1's checkpoint in "+big, func() bool {
+		return copying() && strings.Contains(victim.log.String(), "msg=checkpoint")
 	})
 	victim.cmd.Process.Signal(syscall.SIGKILL)
 	r := victim.wait(t, time.Minute)
 	if r.code != -int(syscall.SIGKILL) {
 		t.Fatalf("worker 1: exit %d; want killed by SIGKILL", r.code)
 	}
-	if _, err := os.Stat(staging); err != nil {
-		t.Fatalf("the kill landed after %s's copy: no staging file (%v)", big, err)
-	}
-	if _, err := os.Stat(e.local("dst/" + big)); !os.IsNotExist(err) {
-		t.Fatalf("%s is in place although its worker was killed copying it: %v", big, err)
+	if !copying() {
+		t.Fatalf("the kill landed after %s's copy: it records no source", big)
 	}
 	runs := map[string]result{}
 	for _, k := range []int{0, 2} {
@@ -307,8 +350,11 @@ func TestE2EShardKilledWorkerRerun(t *testing.T) {
 			runs[fmt.Sprintf("worker %d", k)] = r
 		}
 	}
-	// The killed client's session, and so its lock on the staging file,
-	// is evicted, as an operator (or the MDS's timeout) would.
+	if _, err := os.Lstat(e.local("dst")); !os.IsNotExist(err) {
+		t.Fatalf("dst exists although worker 1 was killed (%v); want it made by the final pass only", err)
+	}
+	// The killed client's session, and so its locks on the staging tree
+	// and its share, is evicted, as an operator (or the MDS) would.
 	test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(victim.cmd.Process.Pid))
 	rerun := runCmd(t, nil, args(1)...)
 	if rerun.code != 0 {
@@ -500,6 +546,19 @@ func TestE2EShardBadInput(t *testing.T) {
 	}
 	if names := e.names(t, ""); len(names) != 1 {
 		t.Fatalf("refused runs left %v", names)
+	}
+	// A user's file at the name of share 1's lock file: the worker is
+	// refused before it makes anything, and the file is left as it was.
+	e.write(t, ".radoscp-shard1.dst", []byte("mine"))
+	r := runCmd(t, nil, "cp", "-r", "-c", e.conf, "--shard", "1/2", src, dst)
+	if r.code != 2 || !strings.Contains(r.stderr, ".radoscp-shard1.dst") || !strings.Contains(r.stderr, "not its lock file") {
+		t.Fatalf("worker with a user's file at its lock file's name: exit %d, stderr %q; want 2 naming it", r.code, r.stderr)
+	}
+	if names := e.names(t, ""); len(names) != 2 {
+		t.Fatalf("the refused worker left %v", names)
+	}
+	if got, _ := e.read(t, ".radoscp-shard1.dst"); string(got) != "mine" {
+		t.Fatalf("the user's file now holds %q", got)
 	}
 }
 
