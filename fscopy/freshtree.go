@@ -368,7 +368,8 @@ func (c *Copier) publish(ft *freshTree) error {
 	if err := c.publishTree(ft); err != nil {
 		return err
 	}
-	if ft.shared {
+	if ft.shared || ft.resumed {
+		// A plain copy may complete a sharded copy's tree, too.
 		return c.removeShareLocks(ft)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/shard"
 )
 
 // runFSOne runs one cephfs contender once: it copies the files of
@@ -30,7 +31,7 @@ func runFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender)
 		if c.Mode == "clone" {
 			return cloneAnchor(ctx, mnt.fs, src, f.dstPrefix, c.Files)
 		}
-		return fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c)
+		return fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c, shard.None)
 	})
 }
 
@@ -40,7 +41,7 @@ func runFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender)
 func measureFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender, copy func(*benchMount) (runRecord, error)) (runRecord, error) {
 	// The anchor mounts as ceph-mgr does, with libcephfs's defaults
 	// (the client object cache on); fscopy as radoscp cp does.
-	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode == "fscopy", injectDelay(f.injectDelay, f.injectDelayType))
+	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode == "fscopy" || c.Mode == "sharded", injectDelay(f.injectDelay, f.injectDelayType))
 	if err != nil {
 		return runRecord{}, err
 	}
@@ -131,14 +132,16 @@ func copyChunks(ctx context.Context, cfs *cephfs.FS, src, dst string, perm uint3
 }
 
 // fscopyOnce copies src to dst with radoscp's file copier (cp -r): files
-// files at once, each with window c.Window, or --window auto for 0.
-func fscopyOnce(ctx context.Context, cfg config.Config, mnt *benchMount, src, dst string, c contender) (runRecord, error) {
+// files at once, each with window c.Window, or --window auto for 0; one
+// worker's share, or the final pass, of a sharded copy with sh.
+func fscopyOnce(ctx context.Context, cfg config.Config, mnt *benchMount, src, dst string, c contender, sh shard.Shard) (runRecord, error) {
 	var rec runRecord
 	obs := &benchObserver{}
 	opts := fscopy.Options{
 		Copy:  radoscp.Options{Window: c.Window, Auto: c.Window == 0, MaxWindow: cfg.MaxWindow, Chunk: cfg.Chunk},
 		Files: c.Files,
 		Sync:  fscopy.SyncFS,
+		Shard: sh,
 	}
 	var failures []error
 	report := func(r fscopy.Report) {

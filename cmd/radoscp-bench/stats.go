@@ -139,6 +139,8 @@ func (r benchRow) label() string {
 		return "client copy window " + strconv.Itoa(r.Window)
 	case "cp-fuse":
 		return "cp -a through ceph-fuse"
+	case "sharded":
+		return fmt.Sprintf("radoscp cp -r --shard K/%d, %d workers at once, then finish/%d", shardedWorkers, shardedWorkers, shardedWorkers)
 	case "clone":
 		if r.Files == 1 {
 			return "clone anchor: libcephfs 8 MiB chunks, 1 file at a time"

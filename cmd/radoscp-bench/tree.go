@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/shard"
 )
 
 // The tree scenarios copy a directory tree of small files in CephFS:
@@ -24,12 +25,14 @@ var treeScenarios = []scenario{
 
 // treeContenders are the tree scenarios' rows: radoscp with radoscp cp's
 // defaults (--files 4, --window 16), the clone anchor at 1 and 4 files at
-// once, and cp -a through ceph-fuse.
+// once, cp -a through ceph-fuse, and radoscp's sharded copy (3 workers at
+// once, then the final pass).
 var treeContenders = []contender{
 	{Mode: "fscopy", Files: 4, Window: 16},
 	{Mode: "clone", Files: 1},
 	{Mode: "clone", Files: 4},
 	{Mode: "cp-fuse"},
+	{Mode: "sharded"},
 }
 
 // treeAnchor says, in the report, what a tree scenario's speed-up is over.
@@ -158,11 +161,21 @@ func runTreeOne(ctx context.Context, cfg config.Config, f benchFlags, c contende
 	if c.Mode == "cp-fuse" {
 		return cpThroughFuse(ctx, cfg, f.fsName, src, f.dstPrefix, injectDelay(f.injectDelay, f.injectDelayType))
 	}
+	if c.Mode == "sharded" {
+		workers, closeWorkers, err := mountWorkers(cfg, f)
+		if err != nil {
+			return runRecord{}, err
+		}
+		defer closeWorkers()
+		return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
+			return shardedOnce(ctx, cfg, mnt, workers, src, f.dstPrefix)
+		})
+	}
 	return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
 		if c.Mode == "clone" {
 			return cloneTree(ctx, mnt.fs, src, f.dstPrefix, c.Files)
 		}
-		return fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c)
+		return fscopyOnce(ctx, cfg, mnt, src, f.dstPrefix, c, shard.None)
 	})
 }
 
