@@ -10,4 +10,9 @@
 // its staging file, whose published EOF is recorded in it; a rerun with
 // Resume continues from there, a rerun without it starts over, and both
 // remove what the interrupted copy left.
+//
+// A tree copy into a target it creates builds the whole tree in one
+// staging directory instead, files under their final names, and renames
+// it into place once complete (freshtree.go); the workers of a sharded
+// copy build one such tree together (sharedtree.go).
 package fscopy
