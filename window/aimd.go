@@ -51,11 +51,11 @@ const (
 // additive increase while throughput does not fall and latency holds,
 // multiplicative decrease (halving) when the median latency of a round
 // exceeds 1.5 times the best median seen and the round did not gain.
-// A round gains when its rate is at least 25% above the best rate measured
-// at any width of half its own or less: a deeper queue at the OSDs raises
-// latency, and is worth it only while it still buys throughput (growing by
-// one, no single step shows a marked gain, so the comparison is with half
-// the width). The width stays in [1, max].
+// A round gains when its rate is at least 25% above the best of the rates
+// last measured at each width of half its own or less: a deeper queue at
+// the OSDs raises latency, and is worth it only while it still buys
+// throughput (growing by one, no single step shows a marked gain, so the
+// comparison is with half the width). The width stays in [1, max].
 //
 // Like BBR, AIMD probes upward: after 4 calm rounds (none cut) it doubles
 // the width for one round, keeps the wider width if that round was not
@@ -73,7 +73,7 @@ type AIMD struct {
 	width, max int
 	best       time.Duration // lowest round median seen; 0 before any round
 	prevRate   float64       // bytes/s of the previous round; < 0 when not comparable
-	rateAt     []float64     // best bytes/s measured at each width; 0 where none
+	rateAt     []float64     // bytes/s last measured at each width; 0 where none
 	lat        []time.Duration
 	nlat       int
 	sum        time.Duration // of the round's latencies, for its mean
@@ -162,7 +162,10 @@ func (a *AIMD) Next(elapsed time.Duration) int {
 	rate := -1.0
 	if elapsed > 0 {
 		rate = float64(a.bytes) / elapsed.Seconds()
-		a.rateAt[a.width] = max(a.rateAt[a.width], rate)
+		// The latest, not the highest: one lucky round's rate, kept
+		// for good, would make every later round at twice the width
+		// look like no gain, and halve the width again and again.
+		a.rateAt[a.width] = rate
 	}
 	a.nlat, a.sum, a.bytes = 0, 0, 0
 
@@ -214,8 +217,8 @@ func (a *AIMD) cut() {
 	a.calm, a.probeFrom = 0, 0
 }
 
-// gained reports whether rate is at least gain above the best rate
-// measured at any width of half the current one or less.
+// gained reports whether rate is at least gain above the best of the
+// rates last measured at each width of half the current one or less.
 func (a *AIMD) gained(rate float64) bool {
 	if rate < 0 {
 		return false

@@ -121,6 +121,20 @@ func TestAIMDGainAtHalfWidth(t *testing.T) {
 	}
 }
 
+// The rate compared with is the latest measured at a width, not the
+// highest: a lucky round does not make every later doubling look like no
+// gain.
+func TestAIMDGainAgainstLatestRate(t *testing.T) {
+	a := NewAIMD(4, 64)
+	round(a, 10*time.Millisecond, 1000, time.Second)
+	a.width = 4 // measured again, lower
+	round(a, 10*time.Millisecond, 400, time.Second)
+	a.width = 8
+	if got := round(a, 20*time.Millisecond, 520, time.Second); got != 9 {
+		t.Errorf("latency 2x, rate 1.3x the latest at width 4 (0.52x its first): width %d, want 9", got)
+	}
+}
+
 // After four calm rounds the width doubles for one round; a probe that is
 // congested without a gain returns to the width before and doubles the
 // wait, up to 32 rounds.
