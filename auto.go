@@ -17,16 +17,17 @@ const autoStart = 2 * window.DefaultWidth
 
 // autoWindow adapts one copy's window with AIMD (window.NewSlowStartAIMD)
 // from the latency of each completed operation: copy-from latency as
-// librados measured it, start to end for client read-and-writes. An
-// observation window closes after as many completions as the width it was
-// sent at, which is about one round trip. It lives across the phases of
-// one copy and runs on the dispatcher's goroutine only.
+// librados measured it, start to end for client read-and-writes. A round
+// closes when AIMD says it is due (as many completions as the width, over
+// at least their mean latency: about one round trip); its clock starts
+// after the last operation AIMD ignores after a cut or a probe. It lives
+// across the phases of one copy and runs on the dispatcher's goroutine
+// only.
 type autoWindow struct {
 	aimd    *window.AIMD
 	obs     Observer
 	pending []store.Pending // operation i's completion, at i % len
-	seen    int
-	from    time.Time // when the current observation window opened
+	from    time.Time       // when the current round opened
 	peak    int
 }
 
@@ -42,13 +43,14 @@ func newAutoWindow(maxWidth int, obs Observer) *autoWindow {
 // gives the bytes operation i carries.
 func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint64, submit func(context.Context, uint64) (store.Pending, error), done func(uint64, error)) window.Result {
 	slots := uint64(len(w.pending))
-	w.seen, w.from = 0, time.Now()
+	w.from = time.Now()
 	sub := func(ctx context.Context, i uint64) (window.Pending, error) {
 		p, err := submit(ctx, i)
 		if err != nil {
 			return nil, err
 		}
 		w.pending[i%slots] = p
+		w.aimd.Submitted()
 		return p, nil
 	}
 	fin := func(i uint64, err error) {
@@ -58,17 +60,21 @@ func (w *autoWindow) run(ctx context.Context, n uint64, size func(i uint64) uint
 		if err != nil {
 			return
 		}
-		w.aimd.Observe(p.Latency(), int64(size(i)))
-		if w.seen++; w.seen < w.aimd.Width() {
+		counted := w.aimd.Observe(p.Latency(), int64(size(i)))
+		now := time.Now()
+		if !counted {
+			w.from = now
 			return
 		}
-		now := time.Now()
+		if !w.aimd.Due(now.Sub(w.from)) {
+			return
+		}
 		before := w.aimd.Width()
 		if next := w.aimd.Next(now.Sub(w.from)); next != before {
 			w.peak = max(w.peak, next)
 			w.obs.Window(next)
 		}
-		w.seen, w.from = 0, now
+		w.from = now
 	}
 	return window.RunAdaptive(ctx, n, w.aimd, sub, fin)
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/radoscp/radoscp"
+	"github.com/radoscp/radoscp/window"
 )
 
 // windows records every window the engine reports.
@@ -54,13 +55,15 @@ func TestAutoGrowsWhileLatencyHolds(t *testing.T) {
 	}
 }
 
-// The cluster serves 4 copies per base latency; beyond that, copies only
-// queue and latency climbs with the number in flight. The window must
-// back off from its slow-start peak and never pass max-window.
+// The cluster serves 4 copies per base latency; beyond that, latency
+// climbs with the square of the number in flight, so a wider window brings
+// less throughput, not more. The window must back off from its slow-start
+// peak and never pass max-window.
 func TestAutoBacksOffWhenLatencyClimbs(t *testing.T) {
 	const knee, base = 4, 2 * time.Millisecond
 	_, w, res := autoCopy(t, 300, 64, func(k int64) time.Duration {
-		return base * time.Duration(max(k, knee)) / knee
+		k = max(k, knee)
+		return base * time.Duration(k*k) / (knee * knee)
 	})
 	peak, cut := 0, false
 	for _, n := range w.seen {
@@ -77,6 +80,33 @@ func TestAutoBacksOffWhenLatencyClimbs(t *testing.T) {
 	}
 	if last := w.seen[len(w.seen)-1]; last >= peak {
 		t.Errorf("window ended at %d, not below its peak %d: %v", last, peak, w.seen)
+	}
+}
+
+// MaxWindow 0 caps the window at window.DefaultMaxWidthFor the copy's
+// objects: a quarter of 600, above the floor of 64. With flat latency
+// nothing is cut, and with 20 ms copies the rate of a round at a wider
+// window is not lost in the machine's noise, so the window passes 64 (by
+// slow start, additive increase or a probe) and stops at 150.
+func TestAutoMaxWindowByObjects(t *testing.T) {
+	const n, want = 600, 150
+	if got := window.DefaultMaxWidthFor(n); got != want {
+		t.Fatalf("DefaultMaxWidthFor(%d) = %d, want %d", n, got, want)
+	}
+	f := newFixture(t, small, n*obj)
+	f.store.Latency = func(string) time.Duration { return 20 * time.Millisecond }
+	w := &windows{}
+	f.engine = radoscp.NewEngine(w, nil)
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, n*obj,
+		radoscp.Options{Auto: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Window <= window.DefaultMaxWidth || res.Window > want {
+		t.Errorf("window reached %d, want past %d and at most %d: %v", res.Window, window.DefaultMaxWidth, want, w.seen)
+	}
+	if got := f.dst.maxInFlight.Load(); got > want {
+		t.Errorf("%d copy-froms in flight, cap %d", got, want)
 	}
 }
 

@@ -33,7 +33,8 @@ type Options struct {
 	// Auto adapts the window to the cluster while the copy runs: it
 	// grows while latency holds and throughput rises and halves when
 	// latency climbs (AIMD), never past MaxWindow (0 means
-	// window.DefaultMaxWidth). Copies into existing data still run serially.
+	// window.DefaultMaxWidthFor the copy's objects). Copies into existing
+	// data still run serially.
 	Auto      bool
 	MaxWindow int
 	// Chunk bounds each client read-and-write; 0 means store.DefaultChunk.
@@ -127,11 +128,15 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	if chunk == 0 {
 		chunk = store.DefaultChunk
 	}
+	// The objects the copy spans, about: what an automatic window's
+	// default cap scales with.
+	objects := (length + src.Layout.ObjectSize - 1) / max(src.Layout.ObjectSize, 1)
+	maxWidth := cmp.Or(o.MaxWindow, window.DefaultMaxWidthFor(objects))
 	var pinned *pins
 	if o.PinSource && length > 0 {
 		pinWindow := width
 		if o.Auto && !res.Serial {
-			pinWindow = cmp.Or(o.MaxWindow, window.DefaultMaxWidth)
+			pinWindow = maxWidth
 		}
 		pinned = startPins(src, srcOff, length, pinWindow)
 	}
@@ -142,7 +147,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, res: &res,
 		clock: clock, lastCheckpoint: clock.Now()}
 	if o.Auto && !res.Serial {
-		cp.auto = newAutoWindow(cmp.Or(o.MaxWindow, window.DefaultMaxWidth), e.obs)
+		cp.auto = newAutoWindow(maxWidth, e.obs)
 		width, res.Auto = cp.auto.aimd.Max(), true
 		e.obs.Window(cp.auto.aimd.Width())
 	} else {

@@ -24,7 +24,8 @@ type Config struct {
 	// AutoWindow is window "auto": the window adapts to the cluster
 	// (AIMD), up to MaxWindow.
 	AutoWindow bool
-	// MaxWindow bounds an automatic window.
+	// MaxWindow bounds an automatic window; 0 means
+	// window.DefaultMaxWidthFor the copy's object count.
 	MaxWindow int
 	// Chunk is the bytes one copy-from carries, 64 KiB to 1 GiB.
 	Chunk uint64
@@ -68,7 +69,6 @@ func Default() Config {
 	return Config{
 		ConnectTimeout: 30 * time.Second,
 		Window:         window.DefaultWidth,
-		MaxWindow:      window.DefaultMaxWidth,
 		Chunk:          store.DefaultChunk,
 		ObjectSize:     4 << 20,
 		StripeCount:    1,

@@ -18,7 +18,7 @@ func TestBadValues(t *testing.T) {
 		{"file", "window", "-3", "0 or more (0 means 1)"},
 		{"flag", "window", "-1", "0 or more (0 means 1)"},
 		{"file", "window", "2.5", "expected a whole number"},
-		{"env", "max-window", "0", "1 or more"},
+		{"env", "max-window", "-1", "0 or more (0: by the copy's object count)"},
 		{"file", "chunk", "32K", "a size from 64K to 1G"},
 		{"env", "chunk", "2G", "a size from 64K to 1G"},
 		{"flag", "chunk", "4k", "a size from 64K to 1G"},

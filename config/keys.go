@@ -41,9 +41,11 @@ var keys = []key{
 	{name: "window", short: "w", usage: `copy-froms in flight at once per copy (0 means 1), or "auto" to adapt up to --max-window`,
 		field: func(c *Config) any { return windowField{&c.Window, &c.AutoWindow} },
 		check: func(c Config) string { return atLeast(c.Window, 0, "a whole number, 0 or more (0 means 1)") }},
-	{name: "max-window", usage: "largest window an automatic window may reach",
+	{name: "max-window", usage: "largest window an automatic window may reach; 0: a quarter of the copy's objects, 64 to 1024",
 		field: func(c *Config) any { return &c.MaxWindow },
-		check: func(c Config) string { return atLeast(c.MaxWindow, 1, "a whole number, 1 or more") }},
+		check: func(c Config) string {
+			return atLeast(c.MaxWindow, 0, "a whole number, 0 or more (0: by the copy's object count)")
+		}},
 	{name: "chunk", usage: "bytes one copy-from carries, 64K to 1G (suffixes are powers of 1024)",
 		field: func(c *Config) any { return &c.Chunk }, size: true,
 		check: func(c Config) string {

@@ -14,7 +14,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(cfg, Default()) {
 		t.Errorf("loaded with nothing set:\n%+v\nwant Default():\n%+v", cfg, Default())
 	}
-	want := Config{ConnectTimeout: 30 * time.Second, Window: 16, MaxWindow: 64, Chunk: 4 << 20,
+	want := Config{ConnectTimeout: 30 * time.Second, Window: 16, Chunk: 4 << 20,
 		ObjectSize: 4 << 20, StripeUnit: 0, StripeCount: 1, Progress: "auto", LogLevel: "warn", LogFormat: "text", PinSource: true}
 	want.sources = cfg.sources
 	if !reflect.DeepEqual(cfg, want) {

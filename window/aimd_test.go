@@ -2,6 +2,7 @@ package window
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 )
@@ -20,13 +21,28 @@ func TestNewAIMDClamps(t *testing.T) {
 	}
 }
 
-// window feeds one observation window of count operations of latency lat that moved
-// bytes in elapsed, and returns the next width.
+// window feeds one round of count operations of latency lat that moved
+// bytes in elapsed, each submitted and then observed, and returns the next
+// width.
 func window(a *AIMD, count int, lat time.Duration, bytes int64, elapsed time.Duration) int {
-	for range count {
-		a.Observe(lat, bytes/int64(count))
+	for i := range int64(count) {
+		a.Submitted()
+		// Shares that add up to bytes exactly.
+		a.Observe(lat, bytes*(i+1)/int64(count)-bytes*i/int64(count))
 	}
 	return a.Next(elapsed)
+}
+
+// round is window with as many operations as the width.
+func round(a *AIMD, lat time.Duration, bytes int64, elapsed time.Duration) int {
+	return window(a, a.Width(), lat, bytes, elapsed)
+}
+
+// inFlight submits k operations that are not observed yet.
+func inFlight(a *AIMD, k int) {
+	for range k {
+		a.Submitted()
+	}
 }
 
 func TestAIMDSteps(t *testing.T) {
@@ -36,37 +52,43 @@ func TestAIMDSteps(t *testing.T) {
 	}
 	// Throughput rising, latency flat: +1 up to max.
 	for i, want := range []int{5, 6, 6} {
-		if got := window(a, 4, 10*time.Millisecond, int64(100*(i+1)), time.Second); got != want {
+		if got := round(a, 10*time.Millisecond, int64(100*(i+1)), time.Second); got != want {
 			t.Fatalf("rising window %d: width %d, want %d", i, got, want)
 		}
 	}
 	// Latency flat, throughput fell: hold.
-	if got := window(a, 4, 10*time.Millisecond, 100, time.Second); got != 6 {
+	if got := round(a, 10*time.Millisecond, 100, time.Second); got != 6 {
 		t.Errorf("falling throughput: width %d, want 6", got)
 	}
 	// Latency at 1.5x the best still holds; above it halves.
-	if got := window(a, 4, 15*time.Millisecond, 100, time.Second); got != 6 {
+	if got := round(a, 15*time.Millisecond, 100, time.Second); got != 6 {
 		t.Errorf("p50 at 1.5x best: width %d, want 6", got)
 	}
-	// Above it halves, and the 6 operations in flight at the cut, sent
+	// Above it halves, and the 9 operations in flight at the cut, sent
 	// at the old width, are ignored.
-	if got := window(a, 4, 16*time.Millisecond, 100, time.Second); got != 3 {
+	inFlight(a, 9)
+	if got := round(a, 16*time.Millisecond, 100, time.Second); got != 3 {
 		t.Fatalf("congested: width %d, want 3", got)
 	}
-	if got := window(a, 6, time.Hour, 100, time.Second); got != 3 {
+	for range 9 {
+		if a.Observe(time.Hour, 100) {
+			t.Fatal("an operation in flight at the cut counted")
+		}
+	}
+	if got := a.Next(time.Second); got != 3 {
 		t.Fatalf("operations in flight at the cut moved width to %d", got)
 	}
-	if got := window(a, 3, 16*time.Millisecond, 100, time.Second); got != 1 {
+	if got := round(a, 16*time.Millisecond, 100, time.Second); got != 1 {
 		t.Fatalf("still congested: width %d, want 1", got)
 	}
 	// At width 1 the latency seen becomes the best: increase resumes.
-	if got := window(a, 4, 16*time.Millisecond, 100, time.Second); got != 2 {
+	if got := round(a, 16*time.Millisecond, 100, time.Second); got != 2 {
 		t.Errorf("width 1: next width %d, want 2", got)
 	}
 	// The median, not the mean, decides: one slow outlier is ignored.
 	b := NewAIMD(8, 16)
-	window(b, 5, 10*time.Millisecond, 0, 0)
-	for range 4 {
+	round(b, 10*time.Millisecond, 0, 0)
+	for range 8 {
 		b.Observe(10*time.Millisecond, 0)
 	}
 	b.Observe(time.Second, 0)
@@ -75,20 +97,142 @@ func TestAIMDSteps(t *testing.T) {
 	}
 }
 
-// Latency that climbs while throughput climbs with it is not congestion:
-// the width keeps growing; once throughput stops rising, it is cut.
-func TestAIMDLatencyWithThroughput(t *testing.T) {
-	a := NewAIMD(8, 64)
-	window(a, 8, 10*time.Millisecond, 800, time.Second)
-	for i, want := range []int{10, 11} {
-		// p50 at 2x and 3x the best, throughput up 50% each round.
-		lat := time.Duration(20*(i+1)) * time.Millisecond
-		if got := window(a, 8, lat, int64(1200*(i+1)), time.Second); got != want {
-			t.Fatalf("round %d: width %d, want %d (latency up, throughput up)", i, got, want)
+// Latency that climbs is not congestion while the round's rate is at least
+// 25% above the best measured at half its width or less; 20% above the
+// previous round's is not enough.
+func TestAIMDGainAtHalfWidth(t *testing.T) {
+	a := NewSlowStartAIMD(4, 64)
+	round(a, 10*time.Millisecond, 400, time.Second)
+	if got := round(a, 20*time.Millisecond, 500, time.Second); got != 16 {
+		t.Fatalf("latency 2x, rate 1.25x the rate at half the width: width %d, want 16", got)
+	}
+	if got := round(a, 40*time.Millisecond, 600, time.Second); got != 8 {
+		t.Fatalf("latency 4x, rate 1.2x the rate at half the width: width %d, want 8", got)
+	}
+	// Growing by one now; the best rate at widths up to 4 is 400.
+	if got := round(a, 10*time.Millisecond, 450, time.Second); got != 9 {
+		t.Fatalf("calm round: width %d, want 9", got)
+	}
+	if got := round(a, 20*time.Millisecond, 500, time.Second); got != 10 {
+		t.Fatalf("width 9, rate 1.25x the best at width 4 or less: width %d, want 10", got)
+	}
+	if got := round(a, 20*time.Millisecond, 490, time.Second); got != 5 {
+		t.Fatalf("width 10, rate 1.225x the best at width 5 or less: width %d, want 5", got)
+	}
+}
+
+// The rate compared with is the latest measured at a width, not the
+// highest: a lucky round does not make every later doubling look like no
+// gain.
+func TestAIMDGainAgainstLatestRate(t *testing.T) {
+	a := NewAIMD(4, 64)
+	round(a, 10*time.Millisecond, 1000, time.Second)
+	a.width = 4 // measured again, lower
+	round(a, 10*time.Millisecond, 400, time.Second)
+	a.width = 8
+	if got := round(a, 20*time.Millisecond, 520, time.Second); got != 9 {
+		t.Errorf("latency 2x, rate 1.3x the latest at width 4 (0.52x its first): width %d, want 9", got)
+	}
+}
+
+// After four calm rounds the width doubles for one round; a probe that is
+// congested without a gain returns to the width before and doubles the
+// wait, up to 32 rounds.
+func TestAIMDProbe(t *testing.T) {
+	a := NewAIMD(8, 1024)
+	var got []int
+	for i := range 120 {
+		// The rate falls a little every round, so the width holds
+		// between probes; a probe's width only queues.
+		lat := 10 * time.Millisecond
+		if a.Width() > 16 {
+			lat *= 4
+		}
+		got = append(got, round(a, lat, int64(1e9-i), time.Second))
+	}
+	// Round 1 grows to 9 (the first has no rate to compare); rounds 2
+	// and 3 hold; the fourth calm round probes at 18, which returns to 9.
+	want := []int{9, 9, 9, 18, 9}
+	for w, wait := 9, 8; len(want) < len(got); w, wait = w+1, min(2*wait, 32) {
+		// After a return the rate is not comparable, so the first
+		// calm round grows by one; then it holds until the probe.
+		want = append(want, w+1)
+		for range wait - 2 {
+			want = append(want, w+1)
+		}
+		want = append(want, 2*(w+1), w+1)
+	}
+	want = want[:len(got)]
+	if !slices.Equal(got, want) {
+		t.Fatalf("widths\n%v, want\n%v", got, want)
+	}
+}
+
+// A probe that is not congested keeps the wider width and resets the wait.
+func TestAIMDProbeKept(t *testing.T) {
+	a := NewAIMD(4, 64)
+	var got []int
+	for range 10 {
+		got = append(got, round(a, 10*time.Millisecond, 100, time.Second))
+	}
+	// 5, 6, 7, then the fourth calm round probes at 14 and holds; four
+	// calm rounds later, 28.
+	want := []int{5, 6, 7, 14, 14, 15, 16, 17, 34, 34}
+	if !slices.Equal(got, want) {
+		t.Errorf("widths %v, want %v", got, want)
+	}
+}
+
+// The operations in flight when a probe starts were sent at the narrower
+// width and are ignored.
+func TestAIMDProbeSkipsInFlight(t *testing.T) {
+	a := NewAIMD(4, 64)
+	for range 3 {
+		round(a, 10*time.Millisecond, 100, time.Second)
+	}
+	inFlight(a, 7)
+	if got := round(a, 10*time.Millisecond, 100, time.Second); got != 14 {
+		t.Fatalf("probe: width %d, want 14", got)
+	}
+	for i := range 7 {
+		if a.Observe(10*time.Millisecond, 100) {
+			t.Fatalf("operation %d of those in flight at the probe counted", i)
 		}
 	}
-	if got := window(a, 8, 40*time.Millisecond, 2450, time.Second); got != 5 {
-		t.Fatalf("latency up, throughput flat: width %d, want 5", got)
+	if !a.Observe(10*time.Millisecond, 100) {
+		t.Fatal("the first operation after those in flight did not count")
+	}
+}
+
+// A round with fewer completions than the width, as the last of a copy,
+// changes nothing, however congested.
+func TestAIMDPartialRound(t *testing.T) {
+	a := NewAIMD(8, 64)
+	round(a, 10*time.Millisecond, 800, time.Second)
+	if got := window(a, 8, time.Second, 1, time.Second); got != 9 {
+		t.Errorf("partial congested round: width %d, want 9", got)
+	}
+	if got := round(a, 10*time.Millisecond, 900, time.Second); got != 10 {
+		t.Errorf("full round after a partial one: width %d, want 10", got)
+	}
+}
+
+// A round is due after as many completions as the width and at least
+// their mean latency.
+func TestAIMDDue(t *testing.T) {
+	a := NewAIMD(4, 64)
+	for _, lat := range []time.Duration{1, 2, 3} {
+		a.Observe(lat*time.Millisecond, 1)
+	}
+	if a.Due(time.Hour) {
+		t.Error("due after 3 completions at width 4")
+	}
+	a.Observe(6*time.Millisecond, 1) // mean 3 ms
+	if a.Due(3*time.Millisecond - 1) {
+		t.Error("due before the mean latency elapsed")
+	}
+	if !a.Due(3 * time.Millisecond) {
+		t.Error("not due after 4 completions and the mean latency")
 	}
 }
 
@@ -96,9 +240,9 @@ func TestAIMDLatencyWithThroughput(t *testing.T) {
 // width 1 the latency seen becomes the new best.
 func TestAIMDRecoversFromSlowerCluster(t *testing.T) {
 	a := NewAIMD(8, 16)
-	window(a, 8, time.Millisecond, 0, 0)
+	round(a, time.Millisecond, 0, 0)
 	for range 10 {
-		window(a, 8, 10*time.Millisecond, 0, 0)
+		round(a, 10*time.Millisecond, 0, 0)
 		if a.Width() == 1 {
 			break
 		}
@@ -107,10 +251,11 @@ func TestAIMDRecoversFromSlowerCluster(t *testing.T) {
 		t.Fatalf("width %d after a 10x slowdown, want 1", a.Width())
 	}
 	for range 5 {
-		window(a, 8, 10*time.Millisecond, 0, 0)
+		round(a, 10*time.Millisecond, 0, 0)
 	}
-	if a.Width() != 6 {
-		t.Errorf("width %d five windows later, want 6", a.Width())
+	// 2, 3, 4, then the fourth calm round probes at 8, which holds.
+	if a.Width() != 8 {
+		t.Errorf("width %d five windows later, want 8", a.Width())
 	}
 }
 
@@ -147,9 +292,10 @@ func (s *sim) submit(_ context.Context, i uint64) (Pending, error) {
 }
 
 // The OSDs serve knee operations per base latency; beyond knee in flight,
-// extra operations only queue. AIMD should saw between about half and 1.5
-// times the knee (a window's median lags the width by a step or two), well
-// below max, and keep throughput near capacity.
+// extra operations only queue. AIMD should settle between half the knee
+// and 1.6 times it (where the rate stops being 25% above the rate at half
+// the width), probe no further than twice that, stay well below max, and
+// keep throughput near capacity.
 func TestRunAdaptiveConverges(t *testing.T) {
 	const (
 		n    = 20000
@@ -162,29 +308,33 @@ func TestRunAdaptiveConverges(t *testing.T) {
 		return base * time.Duration(max(k, knee)) / knee
 	}}
 	var (
-		seen       int
 		winStart   time.Duration
 		lo, hi     = a.Max(), 0
 		warmupDone = n / 10
 	)
+	submit := func(ctx context.Context, i uint64) (Pending, error) {
+		a.Submitted()
+		return s.submit(ctx, i)
+	}
 	done := func(i uint64, err error) {
-		a.Observe(s.last.end-s.last.start, size)
-		if seen++; seen >= a.Width() {
+		if !a.Observe(s.last.end-s.last.start, size) {
+			winStart = s.now
+		} else if a.Due(s.now - winStart) {
 			a.Next(s.now - winStart)
-			seen, winStart = 0, s.now
+			winStart = s.now
 		}
 		if i >= uint64(warmupDone) {
 			lo, hi = min(lo, a.Width()), max(hi, a.Width())
 		}
 	}
-	res := RunAdaptive(context.Background(), n, a, s.submit, done)
+	res := RunAdaptive(context.Background(), n, a, submit, done)
 	if res.Err != nil || res.Done != n || res.Width != 128 || s.inflight != 0 {
 		t.Fatalf("RunAdaptive = %+v, %d in flight", res, s.inflight)
 	}
 	ideal := time.Duration(n/knee) * base
 	t.Logf("width settled in [%d, %d]; %v for %v ideal (%.0f%%)", lo, hi, s.now, ideal, 100*float64(ideal)/float64(s.now))
-	if lo < knee/2 || hi > knee*3/2+2 {
-		t.Errorf("width ranged over [%d, %d] after warm-up, want within [%d, %d]", lo, hi, knee/2, knee*3/2+2)
+	if lo < knee/2 || hi > 2*knee*8/5 {
+		t.Errorf("width ranged over [%d, %d] after warm-up, want within [%d, %d]", lo, hi, knee/2, 2*knee*8/5)
 	}
 	if float64(s.now) > 1.1*float64(ideal) {
 		t.Errorf("took %v, more than 1.1x the ideal %v", s.now, ideal)
@@ -241,25 +391,26 @@ func TestRunAdaptiveFailureAndClamp(t *testing.T) {
 func TestSlowStart(t *testing.T) {
 	a := NewSlowStartAIMD(2, 40)
 	for i, want := range []int{4, 8, 16, 32, 40} {
-		if got := window(a, a.Width(), 10*time.Millisecond, int64(100*(i+1)), time.Second); got != want {
+		if got := round(a, 10*time.Millisecond, int64(100*(i+1)), time.Second); got != want {
 			t.Fatalf("slow start window %d: width %d, want %d", i, got, want)
 		}
 	}
 	b := NewSlowStartAIMD(8, 64)
-	window(b, 8, 10*time.Millisecond, 100, time.Second)
-	if got := window(b, 16, 20*time.Millisecond, 100, time.Second); got != 8 {
+	round(b, 10*time.Millisecond, 100, time.Second)
+	inFlight(b, 16)
+	if got := round(b, 20*time.Millisecond, 100, time.Second); got != 8 {
 		t.Fatalf("congested: width %d, want 8", got)
 	}
 	window(b, 16, 10*time.Millisecond, 0, 0) // the operations in flight at the cut
-	if got := window(b, 8, 10*time.Millisecond, 100, time.Second); got != 9 {
+	if got := round(b, 10*time.Millisecond, 100, time.Second); got != 9 {
 		t.Errorf("after a cut: width %d, want 9 (additive)", got)
 	}
 	c := NewSlowStartAIMD(4, 64)
-	window(c, 4, 10*time.Millisecond, 200, time.Second)
-	if got := window(c, 8, 10*time.Millisecond, 100, time.Second); got != 8 {
+	round(c, 10*time.Millisecond, 200, time.Second)
+	if got := round(c, 10*time.Millisecond, 100, time.Second); got != 8 {
 		t.Fatalf("falling throughput: width %d, want 8", got)
 	}
-	if got := window(c, 8, 10*time.Millisecond, 300, time.Second); got != 9 {
+	if got := round(c, 10*time.Millisecond, 300, time.Second); got != 9 {
 		t.Errorf("after throughput fell once: width %d, want 9 (additive)", got)
 	}
 }

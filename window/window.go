@@ -26,12 +26,22 @@ type Readier interface {
 }
 
 // DefaultWidth is how many operations a copy keeps in flight unless told
-// otherwise, and DefaultMaxWidth how wide an adaptive window may grow
-// unless told otherwise.
+// otherwise. DefaultMaxWidth and TopMaxWidth bound DefaultMaxWidthFor.
 const (
 	DefaultWidth    = 16
 	DefaultMaxWidth = 64
+	// TopMaxWidth is librados's default objecter_inflight_ops: a wider
+	// window would only wait in the client's objecter.
+	TopMaxWidth = 1024
 )
+
+// DefaultMaxWidthFor is how wide an adaptive window over n operations may
+// grow unless told otherwise: a quarter of them, so that even a copy that
+// is all queueing keeps four rounds to adapt in, and no less than
+// DefaultMaxWidth nor more than TopMaxWidth.
+func DefaultMaxWidthFor(n uint64) int {
+	return int(min(max(n/4, DefaultMaxWidth), TopMaxWidth))
+}
 
 // Lookahead bounds, as a multiple of the width, how many operations may be
 // submitted and not yet handed back: completed ones waiting behind a slow

@@ -332,3 +332,16 @@ func TestRunHandsBackBeforeASlowSubmit(t *testing.T) {
 		t.Fatalf("submissions found %v completed operations not yet handed back", lag)
 	}
 }
+
+func TestDefaultMaxWidthFor(t *testing.T) {
+	for _, tc := range []struct {
+		n    uint64
+		want int
+	}{
+		{0, 64}, {1, 64}, {256, 64}, {259, 64}, {260, 65}, {4096, 1024}, {4100, 1024}, {1 << 40, 1024},
+	} {
+		if got := DefaultMaxWidthFor(tc.n); got != tc.want {
+			t.Errorf("DefaultMaxWidthFor(%d) = %d, want %d", tc.n, got, tc.want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -157,7 +158,7 @@ func verifyObjects(ctx context.Context, cmd *cobra.Command, cfg config.Config, s
 // windowOf is how many checksums are kept in flight.
 func windowOf(cfg config.Config) int {
 	if cfg.AutoWindow || cfg.Window <= 0 {
-		return max(cfg.MaxWindow, window.DefaultWidth)
+		return max(cmp.Or(cfg.MaxWindow, window.DefaultMaxWidth), window.DefaultWidth)
 	}
 	return cfg.Window
 }
