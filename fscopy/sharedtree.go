@@ -268,9 +268,13 @@ func (c *Copier) makeShareLock(ft *freshTree, p string) error {
 
 // removeShareLocks removes the lock files of ft's tree, now in place:
 // those of the N shares when the final pass knows N, else every one its
-// directory lists.
+// directory lists (an unsharded copy that completed the workers' tree
+// knows no N).
 func (c *Copier) removeShareLocks(ft *freshTree) error {
 	names := []string{shareLockPath(ft.dst, makingLock)}
+	if _, err := c.fs.Lstat(names[0]); errors.Is(err, fs.ErrNotExist) {
+		return nil // every worker makes it first: no worker ran
+	}
 	if n := c.opts.Shard.N; n > 0 {
 		for k := range n {
 			names = append(names, shareLockPath(ft.dst, k))
