@@ -286,13 +286,18 @@ func (c *Copier) removeShareLocks(ft *freshTree) error {
 			return fmt.Errorf("list cephfs:%s for the sharded copy's lock files: %w", dir, err)
 		}
 		for _, e := range entries {
-			if strings.HasPrefix(e.Name, stagingStart+"-shard") {
+			if strings.HasPrefix(e.Name, stagingStart+"-shard") && e.Name != path.Base(names[0]) {
 				names = append(names, path.Join(dir, e.Name))
 			}
 		}
 	}
 	var errs []error
-	for _, p := range names {
+	// The first name last, and only once the others are gone: while it
+	// is there, a later run looks for them.
+	for _, p := range append(names[1:], names[0]) {
+		if p == names[0] && len(errs) > 0 {
+			break
+		}
 		if v, err := c.fs.GetXattr(p, xattrShare); err != nil || string(v) != ft.staging {
 			continue // gone, or not this copy's
 		}
