@@ -383,6 +383,12 @@ func TestE2EShardKilledWorkerRerun(t *testing.T) {
 	if s := summaryOf(t, fin); fin.code != 0 || s["missed"] != 0.0 || s["files"] != 0.0 {
 		t.Fatalf("final pass: exit %d, summary %v\n%s", fin.code, s, fin.stderr)
 	}
+	// With no N, the final pass found the lock files by listing.
+	for _, l := range append(shareLocks(3), ".radoscp.dst") {
+		if _, err := os.Lstat(e.local(l)); !os.IsNotExist(err) {
+			t.Fatalf("after the final pass, %s is still there (%v)", l, err)
+		}
+	}
 	runs["final"] = fin
 	files := saveOutputs(t, runs)
 	if rep := runCmd(t, nil, "report", files["worker 0"], files["killed worker 1"], files["worker 2"], files["final"]); rep.code != 1 ||
