@@ -40,8 +40,8 @@ func runFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender)
 // and its peak RSS.
 func measureFSOne(ctx context.Context, cfg config.Config, f benchFlags, c contender, copy func(*benchMount) (runRecord, error)) (runRecord, error) {
 	// The anchor mounts as ceph-mgr does, with libcephfs's defaults
-	// (the client object cache on); fscopy as radoscp cp does.
-	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode == "fscopy" || c.Mode == "sharded", injectDelay(f.injectDelay, f.injectDelayType))
+	// (the client object cache on); radoscp's rows as radoscp cp does.
+	mnt, err := mountBenchFS(cfg, f.fsName, c.Mode != "clone", injectDelay(f.injectDelay, f.injectDelayType))
 	if err != nil {
 		return runRecord{}, err
 	}

@@ -139,6 +139,8 @@ func (r benchRow) label() string {
 		return "client copy window " + strconv.Itoa(r.Window)
 	case "cp-fuse":
 		return "cp -a through ceph-fuse"
+	case "existing":
+		return "radoscp cp -r SRC/ into an existing directory (per-file staging)"
 	case "sharded":
 		return fmt.Sprintf("radoscp cp -r --shard K/%d, %d workers at once, then finish/%d", shardedWorkers, shardedWorkers, shardedWorkers)
 	case "clone":

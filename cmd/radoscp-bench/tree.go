@@ -25,14 +25,16 @@ var treeScenarios = []scenario{
 
 // treeContenders are the tree scenarios' rows: radoscp with radoscp cp's
 // defaults (--files 4, --window 16), the clone anchor at 1 and 4 files at
-// once, cp -a through ceph-fuse, and radoscp's sharded copy (3 workers at
-// once, then the final pass).
+// once, cp -a through ceph-fuse, radoscp's sharded copy (3 workers at
+// once, then the final pass), and radoscp cp -r into an existing directory
+// (every file through its own staging file).
 var treeContenders = []contender{
 	{Mode: "fscopy", Files: 4, Window: 16},
 	{Mode: "clone", Files: 1},
 	{Mode: "clone", Files: 4},
 	{Mode: "cp-fuse"},
 	{Mode: "sharded"},
+	{Mode: "existing"},
 }
 
 // treeAnchor says, in the report, what a tree scenario's speed-up is over.
@@ -161,6 +163,16 @@ func runTreeOne(ctx context.Context, cfg config.Config, f benchFlags, c contende
 	if c.Mode == "cp-fuse" {
 		return cpThroughFuse(ctx, cfg, f.fsName, src, f.dstPrefix, injectDelay(f.injectDelay, f.injectDelayType))
 	}
+	if c.Mode == "existing" {
+		return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
+			// One MDS request of the run's: the directory the copy
+			// then finds in place.
+			if err := mnt.fs.Mkdir(f.dstPrefix, 0o755); err != nil {
+				return runRecord{}, err
+			}
+			return fscopyOnce(ctx, cfg, mnt, src+"/", f.dstPrefix, shardedDefaults, shard.None)
+		})
+	}
 	if c.Mode == "sharded" {
 		workers, closeWorkers, err := mountWorkers(cfg, f)
 		if err != nil {
@@ -192,7 +204,7 @@ func onlyForTreeScenarios(f benchFlags, changed func(string) bool) error {
 	}
 	for _, name := range []string{"file-size", "files-at-once", "windows", "modes"} {
 		if changed(name) {
-			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse)", name, f.tree)
+			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded and into an existing directory)", name, f.tree)
 		}
 	}
 	if f.tree == "tree" && changed("source-files") {
