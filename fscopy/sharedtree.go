@@ -138,11 +138,17 @@ func (c *Copier) sharedTarget(src, dst string) (*freshTree, error) {
 		ft.release()
 		return nil, err
 	}
+	// Named on the tree only now: a run refused its share writes nothing.
+	if err := recordOwner(ft.lock); err != nil {
+		ft.release()
+		return nil, err
+	}
 	return ft, nil
 }
 
 // lockStaging opens ft's staging tree and locks it, shared (a worker) or
-// exclusively, checking that the directory locked is the one at the name.
+// exclusively (named then as its holder), checking that the directory
+// locked is the one at the name.
 func (c *Copier) lockStaging(ft *freshTree, shared bool) error {
 	var err error
 	if ft.lock, err = c.fs.OpenDir(ft.staging); err != nil {
@@ -164,6 +170,9 @@ func (c *Copier) lockStaging(ft *freshTree, shared bool) error {
 	if st, err := c.fs.Lstat(ft.staging); err != nil || st.Ino != ft.lock.Ino() {
 		ft.release()
 		return fmt.Errorf("%w: another run put cephfs:%s in place meanwhile; nothing was changed", ErrBusy, ft.dst)
+	}
+	if shared {
+		return nil // the worker names itself once its share is locked
 	}
 	if err := recordOwner(ft.lock); err != nil {
 		ft.release()
