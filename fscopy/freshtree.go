@@ -8,8 +8,10 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -380,7 +382,7 @@ func (c *Copier) publishTree(ft *freshTree) error {
 		return fmt.Errorf("sync before putting cephfs:%s in place: %w; it is kept in cephfs:%s", ft.dst, err, ft.staging)
 	}
 	if ft.hidden {
-		if err := ft.lock.RemoveXattr(xattrOwner); err != nil {
+		if err := ft.unmarkShared(); err != nil {
 			return err
 		}
 		return ft.lock.RemoveXattr(xattrTree)
@@ -388,13 +390,28 @@ func (c *Copier) publishTree(ft *freshTree) error {
 	if _, err := c.fs.Lstat(ft.dst); !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cephfs:%s was made during the copy; the copy is left in cephfs:%s (not put in place)", ft.dst, ft.staging)
 	}
-	if err := ft.lock.RemoveXattr(xattrOwner); err != nil {
+	if err := ft.unmarkShared(); err != nil {
 		return err
 	}
 	if err := c.fs.Rename(ft.staging, ft.dst); err != nil {
 		return fmt.Errorf("put cephfs:%s in place: %w; the copy is left in cephfs:%s", ft.dst, err, ft.staging)
 	}
 	return ft.lock.RemoveXattr(xattrTree)
+}
+
+// unmarkShared removes, before the tree is put in place, what only its
+// copy needs: its holder's name, and the workers' --shard-by when they
+// built it (sharedtree.go). The tree mark goes last, after the rename.
+func (ft *freshTree) unmarkShared() error {
+	if err := ft.lock.RemoveXattr(xattrOwner); err != nil {
+		return err
+	}
+	if ft.shared || ft.resumed {
+		if err := ft.lock.RemoveXattr(xattrShardBy); err != nil && store.ErrnoOf(err) != syscall.ENODATA {
+			return err
+		}
+	}
+	return nil
 }
 
 // release lets go of the staging tree's lock, and a worker's of its

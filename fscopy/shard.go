@@ -93,13 +93,14 @@ func rel(root, p string) string {
 }
 
 // shardOf is the worker, of n, whose share the entry at p is: by its
-// path (shard.Of), or for a hard-linked file by its link group
-// (LinkGroup.Shard), so that one worker has every name of an inode.
+// path, or with --shard-by dir its directory's (shard.Key, shard.Of), or
+// for a hard-linked file by its link group (LinkGroup.Shard), so that
+// one worker has every name of an inode.
 func (w *shardWalk) shardOf(p string, st cephfs.Stat, n int) int {
 	if g, ok := GroupOf(st); ok {
 		return g.Shard(n)
 	}
-	return shard.Of(rel(w.root, p), n)
+	return shard.Of(w.s.Key(rel(w.root, p)), n)
 }
 
 // owns reports whether this run takes the entry at p: a worker its

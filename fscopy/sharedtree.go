@@ -10,9 +10,11 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/radoscp/radoscp/cephfs"
+	"github.com/radoscp/radoscp/store"
 )
 
 // A sharded copy into a target it creates. The N workers build one
@@ -125,6 +127,9 @@ func (c *Copier) sharedTarget(src, dst string) (*freshTree, error) {
 		err = fmt.Errorf("%w: cephfs:%s, where the sharded copy of cephfs:%s to cephfs:%s is built, is taken by something that is not a copy of it (radoscp leaves it alone); nothing was changed",
 			ErrUsage, ft.staging, src, dst)
 	}
+	if err == nil {
+		err = c.checkShardBy(ft)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +149,30 @@ func (c *Copier) sharedTarget(src, dst string) (*freshTree, error) {
 		return nil, err
 	}
 	return ft, nil
+}
+
+// xattrShardBy records on the workers' staging tree how they split it
+// (shard.Shard.By: path or dir), set by the first worker.
+const xattrShardBy = "user.radoscp.shard-by"
+
+// checkShardBy refuses a worker whose --shard-by differs from the one the
+// tree records (workers splitting one tree two ways would each copy some
+// files another copies at once), or records it when the tree has none.
+// The caller holds the making lock, so no other worker reads or records
+// it meanwhile.
+func (c *Copier) checkShardBy(ft *freshTree) error {
+	by := c.opts.Shard.By()
+	have, err := c.fs.GetXattr(ft.staging, xattrShardBy)
+	switch {
+	case store.ErrnoOf(err) == syscall.ENODATA:
+		return c.fs.SetXattr(ft.staging, xattrShardBy, []byte(by))
+	case err != nil:
+		return err
+	case string(have) != by:
+		return fmt.Errorf("%w: --shard-by %s: the workers of this copy split it by %s (recorded on cephfs:%s); "+
+			"every worker of one copy must give the same; nothing was changed", ErrUsage, by, have, ft.staging)
+	}
+	return nil
 }
 
 // lockStaging opens ft's staging tree and locks it, shared (a worker) or

@@ -3,6 +3,7 @@ package shard
 import (
 	"fmt"
 	"hash/fnv"
+	"path"
 	"strconv"
 	"strings"
 )
@@ -14,6 +15,41 @@ type Shard struct {
 	K, N int
 	// Finish marks the final pass: it takes every path.
 	Finish bool
+	// ByDir: a file's share is its directory's (Key), so that each
+	// directory's entries are made by one worker alone.
+	ByDir bool
+}
+
+// Key is what decides the share of the entry at rel, a path relative to
+// the tree's root: the path itself, or with ByDir its directory's ("."
+// for the root's entries).
+func (s Shard) Key(rel string) string {
+	if s.ByDir {
+		return path.Dir(rel)
+	}
+	return rel
+}
+
+// By names the --shard-by values: "path" (the default) and "dir".
+func (s Shard) By() string {
+	if s.ByDir {
+		return "dir"
+	}
+	return "path"
+}
+
+// ParseBy reads a --shard-by value into s: "path" or "" (each file by
+// its path), "dir" (each file by its directory's path).
+func (s Shard) ParseBy(by string) (Shard, error) {
+	switch by {
+	case "", "path":
+		s.ByDir = false
+	case "dir":
+		s.ByDir = true
+	default:
+		return s, fmt.Errorf("shard-by %q: expected path (each file by its own path) or dir (each file by its directory's)", by)
+	}
+	return s, nil
 }
 
 // None is no sharding: one run takes every path.
@@ -99,11 +135,12 @@ func Of(key string, n int) int {
 	return int(h.Sum64() % uint64(n))
 }
 
-// Owns reports whether s takes key: the final pass and no sharding take
-// every key, worker K of N those that Of gives K.
-func (s Shard) Owns(key string) bool {
+// Owns reports whether s takes the entry at rel (relative to the tree's
+// root): the final pass and no sharding take every entry, worker K of N
+// those whose Key Of gives K.
+func (s Shard) Owns(rel string) bool {
 	if !s.Worker() {
 		return true
 	}
-	return Of(key, s.N) == s.K
+	return Of(s.Key(rel), s.N) == s.K
 }

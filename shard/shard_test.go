@@ -96,3 +96,31 @@ func TestOwnsPartitions(t *testing.T) {
 		}
 	}
 }
+
+// With ByDir a path's share is its directory's: every entry of one
+// directory goes to one worker, the root's entries by ".".
+func TestByDirKeysByDirectory(t *testing.T) {
+	s, err := Shard{K: 1, N: 3}.ParseBy("dir")
+	if err != nil || !s.ByDir || s.By() != "dir" {
+		t.Fatalf("ParseBy(dir): %+v, %v", s, err)
+	}
+	for rel, want := range map[string]string{"a/b/f": "a/b", "f": ".", "a/g": "a"} {
+		if got := s.Key(rel); got != want {
+			t.Errorf("Key(%q) = %q; want %q", rel, got, want)
+		}
+	}
+	for _, d := range []string{"a", "a/b", "c", "."} {
+		own := s.Owns(d + "/x")
+		for i := 0; i < 50; i++ {
+			if s.Owns(fmt.Sprintf("%s/f%d", d, i)) != own {
+				t.Fatalf("entries of %s go to different workers", d)
+			}
+		}
+	}
+	if byPath, _ := s.ParseBy("path"); byPath.ByDir || byPath.Key("a/b/f") != "a/b/f" {
+		t.Fatalf("ParseBy(path): %+v keys a/b/f as %q", byPath, byPath.Key("a/b/f"))
+	}
+	if _, err := s.ParseBy("file"); err == nil || !strings.Contains(err.Error(), `shard-by "file": expected path`) {
+		t.Fatalf("ParseBy(file): %v; want an error naming the value", err)
+	}
+}

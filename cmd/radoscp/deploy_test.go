@@ -170,7 +170,7 @@ func TestDeployKubernetesManifests(t *testing.T) {
 	}
 	for k := 0; k <= n; k++ {
 		t.Setenv("JOB_COMPLETION_INDEX", strconv.Itoa(k))
-		s, err := parseShard(wr.shard, true)
+		s, err := (&shardFlags{spec: wr.shard}).parse(true)
 		if k < n && (err != nil || s.K != k || s.N != n) {
 			t.Fatalf("pod %d: --shard %s gives %+v, %v", k, wr.shard, s, err)
 		}

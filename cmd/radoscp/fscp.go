@@ -26,7 +26,7 @@ type fsFlags struct {
 	sync                          string
 	verify                        string
 	filter                        fscopy.Filter
-	shard                         string
+	shard                         shardFlags
 	del                           deleteFlags // cp only (delete.go)
 }
 
@@ -39,14 +39,14 @@ func (f *fsFlags) bind(cmd *cobra.Command) {
 	bindVerify(cmd, &f.verify, "false")
 	bindFilter(cmd, &f.filter)
 	cmd.Flags().BoolVar(&f.ignoreTimes, "ignore-times", false, "cephfs: copy every file, also those whose destination has their size, mtime, mode and owner (which a rerun leaves alone)")
-	bindShard(cmd, &f.shard, true)
+	f.shard.bind(cmd, true)
 	f.del.bind(cmd)
 }
 
 // onlyForCephFS refuses CephFS-only flags on other copies.
 func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	// --resume applies to every copy (see resume.go).
-	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard", "delete", "max-delete"} {
+	for _, name := range []string{"recursive", "files", "no-preserve", "sync", "exclude", "include", "ignore-times", "shard", "shard-by", "delete", "max-delete"} {
 		if cmd.Flags().Changed(name) {
 			return usage("--%s applies to cephfs: copies only", name)
 		}
@@ -77,7 +77,7 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	if o.Verify, err = verify.ParseMode(f.verify); err != nil {
 		return o, usageError{Err: err}
 	}
-	if o.Shard, err = parseShard(f.shard, true); err != nil {
+	if o.Shard, err = f.shard.parse(true); err != nil {
 		return o, err
 	}
 	if o.Delete, o.MaxDelete, err = f.del.options(cmd, f.recursive); err != nil {
@@ -183,7 +183,7 @@ func runFSCopy(ctx context.Context, cmd *cobra.Command, cfg config.Config, f cpF
 	}
 	o.NoClobber, o.DryRun = req.noClobber, req.dryRun
 	if o.Shard.On() && !f.fs.recursive {
-		return usage("--shard %s splits a tree copy: give -r", f.fs.shard)
+		return usage("--shard %s splits a tree copy: give -r", f.fs.shard.spec)
 	}
 	run, err := openFS(invocationOf(cmd), cfg, req.src.FS)
 	if err != nil {
@@ -231,7 +231,7 @@ system's data pools.`,
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
 	bindVerify(cmd, &f.verify, "true")
 	bindFilter(cmd, &f.filter)
-	bindShard(cmd, &f.shard, true)
+	f.shard.bind(cmd, true)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "say which files would be moved, left alone or skipped, and write nothing")
 	hideFlags(cmd, "allow-missing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

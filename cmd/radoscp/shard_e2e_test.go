@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -131,8 +132,15 @@ func summaryOf(t *testing.T, r result) map[string]any {
 // Three workers started at once on the same tree, then the final pass,
 // give exactly the tree of an unsharded copy (through ceph-fuse: diff -r,
 // rsync --checksum, stat of every path), and every file and symlink was
-// put in place by exactly one worker, as their --json lines say.
+// put in place by exactly one worker, as their --json lines say; with
+// --shard-by dir, each directory's by one worker.
 func TestE2EShardedTreeCopy(t *testing.T) {
+	for _, by := range []string{"path", "dir"} {
+		t.Run(by, func(t *testing.T) { shardedTreeCopy(t, by) })
+	}
+}
+
+func shardedTreeCopy(t *testing.T, by string) {
 	normalAndSlow(t, func(t *testing.T, e *slowEnv, conf string) {
 		names := shardTree(t, e, "src")
 		r := runCmd(t, nil, "cp", "-r", "-c", e.conf, "--no-progress", "cephfs:"+e.path("src"), "cephfs:"+e.path("ref"))
@@ -142,7 +150,7 @@ func TestE2EShardedTreeCopy(t *testing.T) {
 		var workers []*bgRun
 		for k := 0; k < 3; k++ {
 			workers = append(workers, startCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--files", "2",
-				"--shard", fmt.Sprintf("%d/3", k), "cephfs:"+e.path("src"), "cephfs:"+e.path("dst")))
+				"--shard", fmt.Sprintf("%d/3", k), "--shard-by", by, "cephfs:"+e.path("src"), "cephfs:"+e.path("dst")))
 		}
 		runs := map[string]result{}
 		for k, w := range workers {
@@ -173,17 +181,23 @@ func TestE2EShardedTreeCopy(t *testing.T) {
 				t.Fatalf("after the workers, lock file %s is marked %q, %v; want the staging tree's path", l, v, err)
 			}
 		}
-		by := copiedBy(t, runs)
+		placedBy := copiedBy(t, runs)
 		for _, n := range names {
-			who := by[e.path("dst/"+n)]
+			who := placedBy[e.path("dst/"+n)]
 			if len(who) != 1 {
 				t.Errorf("%s was put in place by %v; want exactly one worker", n, who)
 			}
 		}
-		if len(by) != len(names) {
-			t.Errorf("the workers put %d paths in place; the source has %d files and symlinks", len(by), len(names))
+		if len(placedBy) != len(names) {
+			t.Errorf("the workers put %d paths in place; the source has %d files and symlinks", len(placedBy), len(names))
 		}
-		fin := runCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--shard", "finish/3", "cephfs:"+e.path("src"), "cephfs:"+e.path("dst"))
+		if by == "dir" {
+			oneWorkerADirectory(t, e, names, placedBy)
+		}
+		if v, err := e.m.GetXattr(e.path(".radoscp.dst"), "user.radoscp.shard-by"); err != nil || string(v) != by {
+			t.Fatalf("the staging tree records --shard-by %q, %v; want %q", v, err, by)
+		}
+		fin := runCmd(t, nil, "cp", "-r", "-c", conf, "--json", "--no-progress", "--shard", "finish/3", "--shard-by", by, "cephfs:"+e.path("src"), "cephfs:"+e.path("dst"))
 		if fin.code != 0 {
 			t.Fatalf("final pass: exit %d\nstdout: %s\nstderr: %s", fin.code, fin.stdout, fin.stderr)
 		}
@@ -214,6 +228,41 @@ func TestE2EShardedTreeCopy(t *testing.T) {
 		}
 		shardedVerify(t, e, conf)
 	})
+}
+
+// oneWorkerADirectory checks that, of a --shard-by dir copy, the files and
+// symlinks of each directory (but hard-linked files, shared by inode)
+// were put in place by one worker, and that the workers' shares, of the
+// tree's 7 directories, are not all one worker's.
+func oneWorkerADirectory(t *testing.T, e *slowEnv, names []string, placedBy map[string][]string) {
+	t.Helper()
+	dirs := map[string]map[string]bool{}
+	workers := map[string]bool{}
+	for _, n := range names {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(e.local("src/"+n), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode&syscall.S_IFMT == syscall.S_IFREG && st.Nlink > 1 {
+			continue
+		}
+		d := filepath.Dir(n)
+		if dirs[d] == nil {
+			dirs[d] = map[string]bool{}
+		}
+		for _, w := range placedBy[e.path("dst/"+n)] {
+			dirs[d][w] = true
+			workers[w] = true
+		}
+	}
+	for d, who := range dirs {
+		if len(who) != 1 {
+			t.Errorf("--shard-by dir: the entries of %s were put in place by %v; want one worker", d, who)
+		}
+	}
+	if len(workers) < 2 {
+		t.Errorf("--shard-by dir: every directory went to %v; want the directories spread", workers)
+	}
 }
 
 // shareLocks are the names of the lock files of a sharded copy of n
@@ -544,6 +593,8 @@ func TestE2EShardBadInput(t *testing.T) {
 		{nil, []string{"verify", "-r", "--shard", "finish", src, dst}, "no final pass"},
 		{nil, []string{"cp", "--shard", "0/2", "rados:radoscp-a/x", "rados:radoscp-b/y", "--length", "1"}, "--shard applies to cephfs: copies only"},
 		{nil, []string{"cp", "-r", "--shard", "finish", src, dst}, "carries no mark of one"},
+		{nil, []string{"cp", "-r", "--shard", "0/2", "--shard-by", "file", src, dst}, `shard-by "file": expected path`},
+		{nil, []string{"cp", "-r", "--shard-by", "dir", src, dst}, "--shard-by dir applies to a sharded run: give --shard"},
 	} {
 		r := runCmd(t, c.env, append(c.args, "-c", e.conf)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
@@ -565,6 +616,19 @@ func TestE2EShardBadInput(t *testing.T) {
 	}
 	if got, _ := e.read(t, ".radoscp-shard1.dst"); string(got) != "mine" {
 		t.Fatalf("the user's file now holds %q", got)
+	}
+	// A worker splitting the tree otherwise than the one that made it is
+	// refused before it locks or makes anything of its own.
+	dst2 := "cephfs:" + e.path("dst2")
+	if r := runCmd(t, nil, "cp", "-r", "-c", e.conf, "--shard", "0/2", src, dst2); r.code != 0 {
+		t.Fatalf("worker 0/2: exit %d: %s", r.code, r.stderr)
+	}
+	r = runCmd(t, nil, "cp", "-r", "-c", e.conf, "--shard", "1/2", "--shard-by", "dir", src, dst2)
+	if r.code != 2 || !strings.Contains(r.stderr, "--shard-by dir: the workers of this copy split it by path") {
+		t.Fatalf("worker 1/2 --shard-by dir after a worker by path: exit %d, stderr %q; want 2 naming both", r.code, r.stderr)
+	}
+	if names := e.names(t, ""); slices.Contains(names, ".radoscp-shard1.dst2") {
+		t.Fatalf("the refused worker made its lock file: %v", names)
 	}
 }
 

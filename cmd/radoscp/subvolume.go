@@ -56,7 +56,7 @@ continues).`,
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted clone into TARGET, and its files of more than one object from where they stopped")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync before the clone is complete) or off")
 	bindVerify(cmd, &f.verify, "false")
-	bindShard(cmd, &f.shard, true)
+	f.shard.bind(cmd, true)
 	hideFlags(cmd, "allow-missing")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		cfg, err := loadConfig(cmd, loader, noProgress)

@@ -30,7 +30,8 @@ func bindVerify(cmd *cobra.Command, v *string, def string) {
 
 func newVerifyCommand() *cobra.Command {
 	var recursive, noPreserve, byClient bool
-	var length, dstSize, snap, shardSpec string
+	var length, dstSize, snap string
+	var shards shardFlags
 	cmd := &cobra.Command{
 		Use:   "verify [-r] SRC DST",
 		Short: "Check that DST equals SRC, by checksums the OSDs compute",
@@ -52,7 +53,7 @@ could not be compared, 2 invalid input.`,
 	cmd.Flags().BoolVar(&byClient, "client", false, "read both sides through the client instead of checksums on the OSDs (layouts that differ)")
 	cmd.Flags().StringVar(&length, "length", "", "rados: sources: the bytes to compare (they have no size)")
 	cmd.Flags().StringVar(&dstSize, "dst-size", "", "rados: destinations: their size (default: --length)")
-	bindShard(cmd, &shardSpec, false)
+	shards.bind(cmd, false)
 	cmd.Flags().StringVar(&snap, "snap", "", "rados:/striper: sources: compare pool snapshot NAME of the source's pool (a CephFS snapshot is a path)")
 	hideFlags(cmd, "allow-missing", "offload-only", "pin-source")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -84,13 +85,13 @@ could not be compared, 2 invalid input.`,
 			if src.FS != dst.FS {
 				return usage("comparisons between file systems (%q, %q) are not supported", src.FS, dst.FS)
 			}
-			sh, err := parseShard(shardSpec, false)
+			sh, err := shards.parse(false)
 			if err != nil {
 				return err
 			}
 			return verifyFS(ctx, cmd, cfg, src, dst, recursive, fscopy.Options{NoPreserve: noPreserve, Verify: mode, Shard: sh})
 		}
-		if recursive || noPreserve || shardSpec != "" {
+		if recursive || noPreserve || shards.spec != "" {
 			return usage("-r, --no-preserve and --shard apply to cephfs: paths only")
 		}
 		return verifyObjects(ctx, cmd, cfg, src, dst, length, dstSize, snap, mode)
