@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/radoscp/radoscp/store"
 )
 
@@ -36,6 +38,9 @@ type quotas struct {
 	mu    sync.Mutex
 	dirs  map[string]*quotaDir
 	fresh map[string]bool // directories this copy made: no quota set yet
+	// reads: the files of one directory copied at once wait for one
+	// read of each directory above them, not one each.
+	reads singleflight.Group
 }
 
 type quotaDir struct {
@@ -131,6 +136,16 @@ func (c *Copier) quotaOf(dir string) (*quotaDir, error) {
 	if known {
 		return q, nil
 	}
+	v, err, _ := c.quotas.reads.Do(dir, func() (any, error) { return c.readQuotaOf(dir) })
+	if err != nil {
+		return nil, err
+	}
+	return v.(*quotaDir), nil
+}
+
+// readQuotaOf is quotaOf's read, remembered.
+func (c *Copier) readQuotaOf(dir string) (*quotaDir, error) {
+	var q *quotaDir
 	maxBytes, maxFiles, err := c.readQuota(dir)
 	if err != nil {
 		return nil, fmt.Errorf("read the quota of cephfs:%s: %w", dir, err)

@@ -105,6 +105,11 @@ func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	root := dst
 	if ft != nil {
 		root = ft.staging
+		if !ft.hidden {
+			// Made by this copy (or its workers): no quota until the
+			// tree is complete (dirattrs.go), so none is read.
+			c.madeDir(root)
+		}
 	}
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(src), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, src, root), fresh: ft, prune: prune}
 	t.copy(ctx, src, root, sst, nil)

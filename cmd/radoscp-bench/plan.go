@@ -100,7 +100,7 @@ func parseContender(s string) (contender, error) {
 	switch mode {
 	case "clone", "fscopy":
 		return parseFSContender(s, mode, w)
-	case "auto", "all", "rados-cp", "cp-fuse", "sharded", "existing":
+	case "auto", "all", "rados-cp", "cp-fuse", "sharded", "sharded-dir", "existing":
 		if hasW {
 			return c, fmt.Errorf("%q: %s takes no window", s, mode)
 		}
@@ -113,7 +113,7 @@ func parseContender(s string) (contender, error) {
 		c.Window = n
 		return c, nil
 	}
-	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, all, rados-cp, clone:FILES, fscopy:FILES:WINDOW, cp-fuse, sharded or existing", s)
+	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, all, rados-cp, clone:FILES, fscopy:FILES:WINDOW, cp-fuse, sharded, sharded-dir or existing", s)
 }
 
 // benchPlan is the validated sweep.

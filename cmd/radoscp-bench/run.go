@@ -71,7 +71,8 @@ clone anchor at 1 and 4 files at once (mode, owner and times kept, as
 ceph-mgr's clones do), cp -a through a ceph-fuse mount that the run
 makes and removes itself (ceph-fuse's CPU counted as the client's),
 radoscp's sharded copy (--shard K/3, three workers at once, then the
-final pass) and radoscp cp -r SRC/ into an existing directory. Each
+final pass; shares by path, and by directory with --shard-by dir) and
+radoscp cp -r SRC/ into an existing directory. Each
 copy is compared with the source on the first repeat (type, mode, owner,
 size, mtime, contents, symlink targets); the table adds files/s.
 

@@ -143,6 +143,8 @@ func (r benchRow) label() string {
 		return "radoscp cp -r SRC/ into an existing directory (per-file staging)"
 	case "sharded":
 		return fmt.Sprintf("radoscp cp -r --shard K/%d, %d workers at once, then finish/%d", shardedWorkers, shardedWorkers, shardedWorkers)
+	case "sharded-dir":
+		return fmt.Sprintf("radoscp cp -r --shard K/%d --shard-by dir, %d workers at once, then finish/%d", shardedWorkers, shardedWorkers, shardedWorkers)
 	case "clone":
 		if r.Files == 1 {
 			return "clone anchor: libcephfs 8 MiB chunks, 1 file at a time"

@@ -26,7 +26,8 @@ var treeScenarios = []scenario{
 // treeContenders are the tree scenarios' rows: radoscp with radoscp cp's
 // defaults (--files 4, --window 16), the clone anchor at 1 and 4 files at
 // once, cp -a through ceph-fuse, radoscp's sharded copy (3 workers at
-// once, then the final pass), and radoscp cp -r into an existing directory
+// once, then the final pass; shares by path, and by directory), and
+// radoscp cp -r into an existing directory
 // (every file through its own staging file).
 var treeContenders = []contender{
 	{Mode: "fscopy", Files: 4, Window: 16},
@@ -34,6 +35,7 @@ var treeContenders = []contender{
 	{Mode: "clone", Files: 4},
 	{Mode: "cp-fuse"},
 	{Mode: "sharded"},
+	{Mode: "sharded-dir"},
 	{Mode: "existing"},
 }
 
@@ -173,14 +175,14 @@ func runTreeOne(ctx context.Context, cfg config.Config, f benchFlags, c contende
 			return fscopyOnce(ctx, cfg, mnt, src+"/", f.dstPrefix, shardedDefaults, shard.None)
 		})
 	}
-	if c.Mode == "sharded" {
+	if c.Mode == "sharded" || c.Mode == "sharded-dir" {
 		workers, closeWorkers, err := mountWorkers(cfg, f)
 		if err != nil {
 			return runRecord{}, err
 		}
 		defer closeWorkers()
 		return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
-			return shardedOnce(ctx, cfg, mnt, workers, src, f.dstPrefix)
+			return shardedOnce(ctx, cfg, mnt, workers, src, f.dstPrefix, c.Mode == "sharded-dir")
 		})
 	}
 	return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
@@ -204,7 +206,7 @@ func onlyForTreeScenarios(f benchFlags, changed func(string) bool) error {
 	}
 	for _, name := range []string{"file-size", "files-at-once", "windows", "modes"} {
 		if changed(name) {
-			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded and into an existing directory)", name, f.tree)
+			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded by path and by directory, and into an existing directory)", name, f.tree)
 		}
 	}
 	if f.tree == "tree" && changed("source-files") {

@@ -73,7 +73,7 @@ func TestE2EBenchTreeScenarios(t *testing.T) {
 			if tc.scenario == "tree" && (res.Tree.Symlinks != 1 || res.Tree.Dirs != 6) {
 				t.Errorf("tree: %+v; want 1 symlink and 6 directories", res.Tree)
 			}
-			want := map[string]bool{"fscopy:4:16": true, "clone:1": true, "clone:4": true, "cp-fuse": true, "sharded": true, "existing": true}
+			want := map[string]bool{"fscopy:4:16": true, "clone:1": true, "clone:4": true, "cp-fuse": true, "sharded": true, "sharded-dir": true, "existing": true}
 			for _, row := range res.Rows {
 				c := contender{Mode: row.Mode, Window: row.Window, Files: row.Files}.String()
 				if !want[c] {

@@ -37,22 +37,23 @@ func mountWorkers(cfg config.Config, f benchFlags) ([]*benchMount, func(), error
 	return mounts, closeAll, nil
 }
 
-// shardedOnce is the sharded contender: radoscp cp -r --shard K/N, the N
-// workers at once on mounts of their own, then --shard finish/N on mnt.
-func shardedOnce(ctx context.Context, cfg config.Config, mnt *benchMount, workers []*benchMount, src, dst string) (runRecord, error) {
+// shardedOnce is the sharded contender: radoscp cp -r --shard K/N (and
+// --shard-by dir with byDir), the N workers at once on mounts of their
+// own, then --shard finish/N on mnt.
+func shardedOnce(ctx context.Context, cfg config.Config, mnt *benchMount, workers []*benchMount, src, dst string, byDir bool) (runRecord, error) {
 	recs := make([]runRecord, len(workers))
 	g, gctx := errgroup.WithContext(ctx)
 	for k, w := range workers {
 		g.Go(func() error {
 			var err error
-			recs[k], err = fscopyOnce(gctx, cfg, w, src, dst, shardedDefaults, shard.Shard{K: k, N: len(workers)})
+			recs[k], err = fscopyOnce(gctx, cfg, w, src, dst, shardedDefaults, shard.Shard{K: k, N: len(workers), ByDir: byDir})
 			return err
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return runRecord{}, err
 	}
-	rec, err := fscopyOnce(ctx, cfg, mnt, src, dst, shardedDefaults, shard.Shard{N: len(workers), Finish: true})
+	rec, err := fscopyOnce(ctx, cfg, mnt, src, dst, shardedDefaults, shard.Shard{N: len(workers), Finish: true, ByDir: byDir})
 	for _, r := range recs {
 		rec.ClientBytes += r.ClientBytes
 		rec.LatencyMs = append(rec.LatencyMs, r.LatencyMs...)
