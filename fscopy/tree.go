@@ -453,19 +453,36 @@ func (t *treeCopy) restat(src string, listed cephfs.Stat) (cephfs.Stat, error) {
 	return st, nil
 }
 
+// makeDir makes directory dst, taking its entry from the quotas above it;
+// fs.ErrExist when something is there. A directory that may be there (a
+// new target's staging root, any directory of an interrupted copy's
+// tree or of an existing target) is looked up first: a mkdir refused
+// with EEXIST still takes the parent's locks at the MDS, and so revokes
+// the caps other clients (a sharded copy's workers) hold on it.
+func (t *treeCopy) makeDir(dst string) error {
+	if t.fresh == nil || t.fresh.resumed || dst == t.fresh.staging {
+		if _, err := t.c.fs.Lstat(dst); err == nil {
+			return fs.ErrExist
+		}
+	}
+	hold, err := t.c.reserve(path.Dir(dst), 0, 1)
+	if err != nil {
+		return err
+	}
+	if err = t.c.fs.Mkdir(dst, 0o700); err != nil {
+		t.c.release(hold)
+		return err
+	}
+	t.c.madeDir(dst)
+	return nil
+}
+
 func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 	if t.c.opts.DryRun {
 		return t.c.dryRunMkdir(src, dst)
 	}
 	r := Report{Src: src, Dst: dst, Outcome: Dir}
-	hold, err := t.c.reserve(path.Dir(dst), 0, 1)
-	if err == nil {
-		if err = t.c.fs.Mkdir(dst, 0o700); err == nil {
-			t.c.madeDir(dst)
-		} else {
-			t.c.release(hold)
-		}
-	}
+	err := t.makeDir(dst)
 	if errors.Is(err, fs.ErrExist) {
 		if have, serr := t.c.fs.Lstat(dst); serr != nil || !have.IsDir() {
 			r.Outcome, r.Err = Failed, fmt.Errorf("cephfs:%s exists and is not a directory", r.Dst)
