@@ -226,7 +226,7 @@ func shardedTreeCopy(t *testing.T, by string) {
 			!strings.Contains(rep.stdout, "shard 1/3 is missing") || !strings.Contains(rep.stdout, "shard 2/3 is given 2 times") {
 			t.Fatalf("report of shards 0, 2, 2: exit %d\n%s", rep.code, rep.stdout)
 		}
-		shardedVerify(t, e, conf)
+		shardedVerify(t, e, conf, by)
 	})
 }
 
@@ -278,7 +278,8 @@ func shareLocks(n int) []string {
 // shardedVerify: three verify workers over src and dst compare exactly
 // the paths one unsharded verify compares, each once; a difference put
 // into dst (through ceph-fuse) is found by one worker, which exits 1.
-func shardedVerify(t *testing.T, e *slowEnv, conf string) {
+// by is their --shard-by.
+func shardedVerify(t *testing.T, e *slowEnv, conf, by string) {
 	t.Helper()
 	verified := func(k string) (map[string]int, []result) {
 		got := map[string]int{}
@@ -286,7 +287,7 @@ func shardedVerify(t *testing.T, e *slowEnv, conf string) {
 		for i := 0; i < 3; i++ {
 			args := []string{"verify", "-r", "-c", conf, "--json", "cephfs:" + e.path("src"), "cephfs:" + e.path("dst")}
 			if k != "" {
-				args = append(args, "--shard", fmt.Sprintf("%d/3", i))
+				args = append(args, "--shard", fmt.Sprintf("%d/3", i), "--shard-by", by)
 			} else if i > 0 {
 				break
 			}
