@@ -255,26 +255,7 @@ func (t *treeCopy) ensureDir(dir string) error {
 		err = t.ensureDir(path.Dir(dir))
 	}
 	if err == nil && dir != w.dst {
-		// Looked up first: a mkdir, even one refused with EEXIST,
-		// takes the parent's locks at the MDS and so revokes the other
-		// workers' caps on it, and each of their files being created
-		// under it then looks its path up again.
-		have, serr := t.c.fs.Lstat(dir)
-		switch {
-		case serr == nil && have.IsDir():
-		case serr == nil:
-			err = fmt.Errorf("cephfs:%s exists and is not a directory", dir)
-		case errors.Is(serr, fs.ErrNotExist):
-			err = t.c.fs.Mkdir(dir, 0o700)
-			if errors.Is(err, fs.ErrExist) {
-				err = nil
-				if have, serr := t.c.fs.Lstat(dir); serr != nil || !have.IsDir() {
-					err = fmt.Errorf("cephfs:%s exists and is not a directory", dir)
-				}
-			}
-		default:
-			err = serr
-		}
+		err = t.makeDir(dir, true) // other workers make the same ones
 	}
 	if err == nil && !t.c.opts.NoPreserve {
 		// Every worker sets the layout before its own first file in

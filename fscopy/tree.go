@@ -453,16 +453,24 @@ func (t *treeCopy) restat(src string, listed cephfs.Stat) (cephfs.Stat, error) {
 	return st, nil
 }
 
-// makeDir makes directory dst, taking its entry from the quotas above it;
-// fs.ErrExist when something is there. A directory that may be there (a
-// new target's staging root, any directory of an interrupted copy's
-// tree or of an existing target) is looked up first: a mkdir refused
-// with EEXIST still takes the parent's locks at the MDS, and so revokes
-// the caps other clients (a sharded copy's workers) hold on it.
-func (t *treeCopy) makeDir(dst string) error {
-	if t.fresh == nil || t.fresh.resumed || dst == t.fresh.staging {
+// makeDir makes directory dst (mode 0700, its entry taken from the
+// quotas above it), or takes the directory there; anything else there is
+// an error. Where one may be there (mayExist: a new target's staging
+// root, any directory of an interrupted or existing tree, a sharded
+// worker's) it is looked up first: a mkdir refused with EEXIST still
+// takes the parent's locks at the MDS, and so revokes the caps other
+// clients (a sharded copy's workers) hold on it, sending each of their
+// files in flight under it to look its path up again.
+func (t *treeCopy) makeDir(dst string, mayExist bool) error {
+	there := func() error {
+		if have, err := t.c.fs.Lstat(dst); err != nil || !have.IsDir() {
+			return fmt.Errorf("cephfs:%s exists and is not a directory", dst)
+		}
+		return nil
+	}
+	if mayExist {
 		if _, err := t.c.fs.Lstat(dst); err == nil {
-			return fs.ErrExist
+			return there()
 		}
 	}
 	hold, err := t.c.reserve(path.Dir(dst), 0, 1)
@@ -471,6 +479,9 @@ func (t *treeCopy) makeDir(dst string) error {
 	}
 	if err = t.c.fs.Mkdir(dst, 0o700); err != nil {
 		t.c.release(hold)
+		if errors.Is(err, fs.ErrExist) {
+			return there() // made meanwhile (another worker)
+		}
 		return err
 	}
 	t.c.madeDir(dst)
@@ -482,15 +493,8 @@ func (t *treeCopy) mkdir(src, dst string, st cephfs.Stat) Report {
 		return t.c.dryRunMkdir(src, dst)
 	}
 	r := Report{Src: src, Dst: dst, Outcome: Dir}
-	err := t.makeDir(dst)
-	if errors.Is(err, fs.ErrExist) {
-		if have, serr := t.c.fs.Lstat(dst); serr != nil || !have.IsDir() {
-			r.Outcome, r.Err = Failed, fmt.Errorf("cephfs:%s exists and is not a directory", r.Dst)
-			return r
-		}
-		err = nil
-	}
-	if err != nil {
+	mayExist := t.fresh == nil || t.fresh.resumed || dst == t.fresh.staging
+	if err := t.makeDir(dst, mayExist); err != nil {
 		r.Outcome, r.Err = Failed, err
 		return r
 	}
