@@ -2,11 +2,14 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // machineInfo is what a benchmark ran on.
@@ -18,6 +21,10 @@ type machineInfo struct {
 	Kernel   string `json:"kernel"`
 	Go       string `json:"go"`
 	Date     string `json:"date"`
+	// CoarseClockNs is the resolution of CLOCK_MONOTONIC_COARSE, the
+	// clock Ceph's messenger times its events by, injected delays too
+	// (0: unknown).
+	CoarseClockNs int64 `json:"coarse_clock_ns,omitempty"`
 }
 
 // describeMachine reads /proc and asks the ceph CLI for its version;
@@ -37,10 +44,35 @@ func describeMachine() machineInfo {
 	if out, err := exec.Command("ceph", "--version").Output(); err == nil {
 		m.Ceph = strings.TrimSpace(string(out))
 	}
+	var res unix.Timespec
+	if unix.ClockGetres(unix.CLOCK_MONOTONIC_COARSE, &res) == nil {
+		m.CoarseClockNs = res.Nano()
+	}
 	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
 		m.Kernel = strings.TrimSpace(string(b))
 	}
 	return m
+}
+
+// delayNote says, for a run whose replies were delayed by up to delay
+// (ms_inject_delay_max), how Ceph's messenger carries the delay out on
+// this machine. It stamps a delayed message due at its coarse monotonic
+// clock's reading plus the delay drawn, and releases it once that clock
+// reads at least the due time; it waits for that in epoll_wait, with a
+// timeout in whole milliseconds from the same clock. So every delayed
+// reply is released on a tick of the clock, and while less than a
+// millisecond seems left, the thread polls without sleeping until the
+// tick. "" when nothing was delayed or the tick is not known.
+func delayNote(delay time.Duration, tick time.Duration) string {
+	if delay <= 0 || tick <= 0 {
+		return ""
+	}
+	s := fmt.Sprintf("Injected delay: Ceph's messenger times it on its coarse monotonic clock, which ticks every %v here, "+
+		"so each delayed reply is released on a tick, up to a tick later than the delay drawn (at most %v)", tick, delay)
+	if delay < tick {
+		s += fmt.Sprintf("; a reply is delayed by up to %v, not %v", tick, delay)
+	}
+	return s + ". While a reply is due within the tick, the client's messenger threads poll without sleeping: client CPU that a network's delay would not cost (docs/benchmarks.md)."
 }
 
 // procField is the value of the first "key : value" line with key.

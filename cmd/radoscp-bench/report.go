@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -156,6 +157,10 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 			b.WriteString(", pinning off")
 		}
 		b.WriteString("\n\n")
+		delay := time.Duration(r.InjectDelayS * float64(time.Second))
+		if note := delayNote(delay, time.Duration(r.Machine.CoarseClockNs)); note != "" {
+			b.WriteString(note + "\n\n")
+		}
 		switch {
 		case r.Tree != nil:
 			writeTreeNotes(&b, r)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/signal"
 	"slices"
@@ -148,6 +149,9 @@ unless --keep.`,
 			}
 		} else {
 			printBench(cmd.OutOrStdout(), res.Rows, res.SpeedUpOver)
+			if note := delayNote(f.injectDelay, time.Duration(res.Machine.CoarseClockNs)); note != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), note)
+			}
 		}
 		if f.plot != "" {
 			if err := plotSpeedup(f.plot, []benchResult{res}); err != nil {
