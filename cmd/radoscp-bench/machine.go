@@ -55,17 +55,24 @@ func describeMachine() machineInfo {
 }
 
 // delayNote says, for a run whose replies were delayed by up to delay
-// (ms_inject_delay_max), how Ceph's messenger carries the delay out on
-// this machine. It stamps a delayed message due at its coarse monotonic
-// clock's reading plus the delay drawn, and releases it once that clock
-// reads at least the due time; it waits for that in epoll_wait, with a
-// timeout in whole milliseconds from the same clock. So every delayed
-// reply is released on a tick of the clock, and while less than a
-// millisecond seems left, the thread polls without sleeping until the
-// tick. "" when nothing was delayed or the tick is not known.
-func delayNote(delay time.Duration, tick time.Duration) string {
+// (ms_inject_delay_max), how the delay was carried out. Ceph's messenger
+// stamps a delayed message due at its coarse monotonic clock's reading
+// plus the delay drawn, releases it once that clock reads at least the
+// due time, and waits for that in epoll_wait with a timeout in whole
+// milliseconds from the same clock. With that clock as it is (clock
+// "coarse"), every delayed reply is released on a tick of it, and while
+// less than a millisecond seems left, the thread polls without sleeping
+// until the tick; with the clock shim (clock "fine") the reply waits the
+// delay drawn, and the thread polls through its last millisecond only.
+// "" when nothing was delayed or the tick is not known.
+func delayNote(delay, tick time.Duration, clock string) string {
 	if delay <= 0 || tick <= 0 {
 		return ""
+	}
+	if clock == fineDelayClock {
+		return fmt.Sprintf("Injected delay: each reply waited the delay drawn, up to %v: the contenders' Ceph clients read a fine clock "+
+			"where Ceph reads its coarse one, which ticks every %v here (`--delay-clock fine`, radoscp-bench's clock shim). "+
+			"Their messenger threads still poll without sleeping through the last millisecond before a reply is due: client CPU that a network's delay would not cost (docs/benchmarks.md).", delay, tick)
 	}
 	s := fmt.Sprintf("Injected delay: Ceph's messenger times it on its coarse monotonic clock, which ticks every %v here, "+
 		"so each delayed reply is released on a tick, up to a tick later than the delay drawn (at most %v)", tick, delay)

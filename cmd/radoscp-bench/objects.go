@@ -26,7 +26,11 @@ type benchResult struct {
 	Objects      int         `json:"objects"`
 	ObjectSize   uint64      `json:"object_size"`
 	InjectDelayS float64     `json:"inject_osd_delay_seconds"`
-	Repeat       int         `json:"repeat"`
+	// DelayClock is how the contenders timed the injected delay
+	// (--delay-clock: fine or coarse); empty without one, and in results
+	// from before the option, which were all coarse.
+	DelayClock string `json:"delay_clock,omitempty"`
+	Repeat     int    `json:"repeat"`
 	// PinSource is set when radoscp's contenders pinned each source
 	// object's version (--pin-source, radoscp cp's default). Results
 	// from before the field existed were taken without.
@@ -88,7 +92,7 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 		return runFSBench(ctx, cfg, f, plan)
 	}
 	res := benchResult{Scenario: f.scenario, Machine: describeMachine(), Objects: f.objects,
-		ObjectSize: plan.objectSize, InjectDelayS: f.injectDelay.Seconds(), Repeat: f.repeat, PinSource: cfg.PinSource}
+		ObjectSize: plan.objectSize, Repeat: f.repeat, PinSource: cfg.PinSource}
 	for _, sc := range scenarios {
 		if sc.name == f.scenario {
 			res.Title = sc.title
@@ -174,6 +178,9 @@ func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags,
 		return rec, fmt.Errorf("reading its measurements %q: %w", out.String(), err)
 	}
 	rec.ProcessSeconds = process.Seconds()
+	if f.injectDelay > 0 && f.delayClock == fineDelayClock && !rec.FineClock {
+		return rec, fmt.Errorf("%s read Ceph's coarse clock although --delay-clock fine: the clock shim in LD_PRELOAD=%q did not load into it", c, os.Getenv("LD_PRELOAD"))
+	}
 	return rec, nil
 }
 

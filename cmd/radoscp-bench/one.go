@@ -36,6 +36,9 @@ type runRecord struct {
 	Window         int     `json:"window"`
 	// MDS is what the run cost the active MDS (CephFS scenarios).
 	MDS *mdsCost `json:"mds,omitempty"`
+	// FineClock is set when the child's coarse monotonic clock read as a
+	// fine one: the clock shim of --delay-clock fine was loaded.
+	FineClock bool `json:"fine_clock"`
 }
 
 // injectDelay is the client options that delay every reply from the

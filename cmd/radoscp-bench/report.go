@@ -158,7 +158,7 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 		}
 		b.WriteString("\n\n")
 		delay := time.Duration(r.InjectDelayS * float64(time.Second))
-		if note := delayNote(delay, time.Duration(r.Machine.CoarseClockNs)); note != "" {
+		if note := delayNote(delay, time.Duration(r.Machine.CoarseClockNs), r.DelayClock); note != "" {
 			b.WriteString(note + "\n\n")
 		}
 		switch {
