@@ -14,11 +14,14 @@ func TestBadValues(t *testing.T) {
 		says              string // what was expected, in part
 	}{
 		{"env", "window", "abc", "expected a whole number"},
-		{"env", "window", "-1", "0 or more (0 means 1)"},
-		{"file", "window", "-3", "0 or more (0 means 1)"},
-		{"flag", "window", "-1", "0 or more (0 means 1)"},
+		{"env", "window", "-1", "from 0 to 128 (0 means 1)"},
+		{"file", "window", "-3", "from 0 to 128 (0 means 1)"},
+		{"flag", "window", "-1", "from 0 to 128 (0 means 1)"},
+		{"flag", "window", "129", "from 0 to 128 (0 means 1): an OSD admits 256 client operations at once"},
+		{"file", "window", "4096", "from 0 to 128"},
 		{"file", "window", "2.5", "expected a whole number"},
-		{"env", "max-window", "-1", "0 or more (0: by the copy's object count)"},
+		{"env", "max-window", "-1", "from 0 to 128 (0: by the copy's object count)"},
+		{"flag", "max-window", "1024", "from 0 to 128 (0: by the copy's object count)"},
 		{"file", "chunk", "32K", "a size from 64K to 1G"},
 		{"env", "chunk", "2G", "a size from 64K to 1G"},
 		{"flag", "chunk", "4k", "a size from 64K to 1G"},

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/radoscp/radoscp/window"
 )
 
 // configKey names the file to read; it is a flag and a variable but not a
@@ -40,12 +42,11 @@ var keys = []key{
 		field: func(c *Config) any { return &c.OpTimeout }},
 	{name: "window", short: "w", usage: `copy-froms in flight at once per copy (0 means 1), or "auto" to adapt up to --max-window`,
 		field: func(c *Config) any { return windowField{&c.Window, &c.AutoWindow} },
-		check: func(c Config) string { return atLeast(c.Window, 0, "a whole number, 0 or more (0 means 1)") }},
-	{name: "max-window", usage: "largest window an automatic window may reach; 0: a quarter of the copy's objects, 64 to 1024",
+		check: func(c Config) string { return inFlight(c.Window, "(0 means 1)") }},
+	{name: "max-window", usage: fmt.Sprintf("largest window an automatic window may reach, at most %d; 0: a quarter of the copy's objects, %d to %d",
+		window.MaxInFlight, window.DefaultMaxWidth, window.MaxInFlight),
 		field: func(c *Config) any { return &c.MaxWindow },
-		check: func(c Config) string {
-			return atLeast(c.MaxWindow, 0, "a whole number, 0 or more (0: by the copy's object count)")
-		}},
+		check: func(c Config) string { return inFlight(c.MaxWindow, "(0: by the copy's object count)") }},
 	{name: "chunk", usage: "bytes one copy-from carries, 64K to 1G (suffixes are powers of 1024)",
 		field: func(c *Config) any { return &c.Chunk }, size: true,
 		check: func(c Config) string {
@@ -131,6 +132,16 @@ const (
 	minChunk = 64 << 10
 	maxChunk = 1 << 30
 )
+
+// inFlight checks a window: 0 to window.MaxInFlight copy-froms in flight.
+func inFlight(v int, zero string) string {
+	if v < 0 || v > window.MaxInFlight {
+		return fmt.Sprintf("a whole number from 0 to %d %s: an OSD admits %d client operations at once by default (osd_client_message_cap), "+
+			"and a copy-from whose source is on the same OSD needs a second one to read it; "+
+			"with every one held by copy-froms the OSD stops for every client (docs/reference.md, --window)", window.MaxInFlight, zero, 2*window.MaxInFlight)
+	}
+	return ""
+}
 
 func atLeast(v, lo int, expected string) string {
 	if v < lo {

@@ -26,21 +26,29 @@ type Readier interface {
 }
 
 // DefaultWidth is how many operations a copy keeps in flight unless told
-// otherwise. DefaultMaxWidth and TopMaxWidth bound DefaultMaxWidthFor.
+// otherwise. DefaultMaxWidth and MaxInFlight bound DefaultMaxWidthFor.
 const (
 	DefaultWidth    = 16
 	DefaultMaxWidth = 64
-	// TopMaxWidth is librados's default objecter_inflight_ops: a wider
-	// window would only wait in the client's objecter.
-	TopMaxWidth = 1024
+	// MaxInFlight bounds every window radoscp's commands accept: half of
+	// the client operations an OSD admits at once by default
+	// (osd_client_message_cap, 256). A copy-from holds one of them until
+	// it has read its source, and that read, when the source is on the
+	// same OSD, must be admitted too: with every place held by
+	// copy-froms, the OSD admits none of their reads, and nothing from any
+	// client, until its limit is raised or it restarts (seen on the test
+	// cluster with all of 4,096 copy-froms sent at once: docs/benchmarks.md).
+	// At half, one copy's copy-froms, even all on one OSD, leave room for
+	// their reads.
+	MaxInFlight = 128
 )
 
 // DefaultMaxWidthFor is how wide an adaptive window over n operations may
 // grow unless told otherwise: a quarter of them, so that even a copy that
 // is all queueing keeps four rounds to adapt in, and no less than
-// DefaultMaxWidth nor more than TopMaxWidth.
+// DefaultMaxWidth nor more than MaxInFlight.
 func DefaultMaxWidthFor(n uint64) int {
-	return int(min(max(n/4, DefaultMaxWidth), TopMaxWidth))
+	return int(min(max(n/4, DefaultMaxWidth), MaxInFlight))
 }
 
 // Lookahead bounds, as a multiple of the width, how many operations may be

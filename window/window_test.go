@@ -338,7 +338,7 @@ func TestDefaultMaxWidthFor(t *testing.T) {
 		n    uint64
 		want int
 	}{
-		{0, 64}, {1, 64}, {256, 64}, {259, 64}, {260, 65}, {4096, 1024}, {4100, 1024}, {1 << 40, 1024},
+		{0, 64}, {1, 64}, {256, 64}, {259, 64}, {260, 65}, {508, 127}, {512, 128}, {4096, 128}, {1 << 40, 128},
 	} {
 		if got := DefaultMaxWidthFor(tc.n); got != tc.want {
 			t.Errorf("DefaultMaxWidthFor(%d) = %d, want %d", tc.n, got, tc.want)

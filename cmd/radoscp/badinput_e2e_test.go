@@ -116,7 +116,8 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "dst-offset-garbage", args: func(d string) []string { return []string{"--dst-offset", "abc", "--length", "1M", S, B(d)} },
 			want: []string{"--dst-offset", `"abc"`}},
 		{name: "window-abc", args: cp("--window", "abc"), want: []string{"window", `"abc"`}},
-		{name: "window-negative", args: cp("--window", "-1"), want: []string{"-1", "expected a whole number, 0 or more"}},
+		{name: "window-negative", args: cp("--window", "-1"), want: []string{"-1", "expected a whole number from 0 to 128"}},
+		{name: "window-over-in-flight", args: cp("--window", "256"), want: []string{"256", "from 0 to 128", "osd_client_message_cap"}},
 		{name: "window-overflow", args: cp("--window", "99999999999999999999"), want: []string{"99999999999999999999"}},
 		{name: "src-offset-overflow", args: func(d string) []string {
 			return []string{"--src-offset", "18446744073709551615", "--length", "2", S, B(d)}

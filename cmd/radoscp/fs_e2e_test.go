@@ -235,6 +235,11 @@ func TestE2ECephFSBadInput(t *testing.T) {
 		{"missing-source", []string{"cephfs:" + e.path("nope"), "cephfs:" + e.path("copy")}, "nope"},
 		{"missing-parent", []string{src, "cephfs:" + e.path("no/such/dir")}, "no/such"},
 		{"files-0", []string{"--files", "0", src, "cephfs:" + e.path("copy")}, "--files 0"},
+		// More copy-froms in flight than half an OSD's admission limit.
+		{"files-by-window", []string{"-r", "--files", "9", dir, "cephfs:" + e.path("copy")}, "--files 9 with --window 16: up to 144 copy-froms in flight"},
+		{"files-by-small", []string{"-r", "--files", "17", "--window", "1", dir, "cephfs:" + e.path("copy")}, "up to 136 copy-froms"},
+		{"files-by-max-window", []string{"-r", "--window", "auto", "--max-window", "64", dir, "cephfs:" + e.path("copy")}, "--files 4 with --max-window 64"},
+		{"window-over", []string{"--window", "129", src, "cephfs:" + e.path("copy")}, "from 0 to 128"},
 		{"sync", []string{"--sync", "sometimes", src, "cephfs:" + e.path("copy")}, "sometimes"},
 		{"mixed", []string{src, "rados:radoscp-b/x"}, "cannot copy between"},
 		{"length", []string{"--length", "1M", src, "cephfs:" + e.path("copy")}, "--length"},

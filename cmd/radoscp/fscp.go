@@ -67,6 +67,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	if f.files < 1 {
 		return o, usage("--files %d: expected at least 1", f.files)
 	}
+	if err := boundInFlight(&o.Copy, f.files); err != nil {
+		return o, err
+	}
 	if !f.filter.Empty() {
 		o.Filter = &f.filter
 	}
