@@ -84,12 +84,13 @@ func TestAutoBacksOffWhenLatencyClimbs(t *testing.T) {
 }
 
 // MaxWindow 0 caps the window at window.DefaultMaxWidthFor the copy's
-// objects: a quarter of 600, above the floor of 64. With flat latency
-// nothing is cut, and with 20 ms copies the rate of a round at a wider
-// window is not lost in the machine's noise, so the window passes 64 (by
-// slow start, additive increase or a probe) and stops at 150.
+// objects: a quarter of 400, above the floor of 64 and below the bound
+// of 128. With flat latency nothing is cut, and with 20 ms copies the
+// rate of a round at a wider window is not lost in the machine's noise,
+// so the window passes 64 (by slow start, additive increase or a probe)
+// and stops at 100.
 func TestAutoMaxWindowByObjects(t *testing.T) {
-	const n, want = 600, 150
+	const n, want = 400, 100
 	if got := window.DefaultMaxWidthFor(n); got != want {
 		t.Fatalf("DefaultMaxWidthFor(%d) = %d, want %d", n, got, want)
 	}
