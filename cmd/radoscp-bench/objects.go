@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -143,6 +144,12 @@ func runBench(ctx context.Context, cfg config.Config, f benchFlags, plan benchPl
 	return res, nil
 }
 
+// contenderOpTimeout is each contender's --op-timeout when none is given:
+// an operation that waits longer fails the run instead of holding it for
+// ever (a wedged OSD: all of thousands of copy-froms sent at once stopped
+// one on the test cluster, see window.MaxInFlight).
+const contenderOpTimeout = 2 * time.Minute
+
 // runChild runs contender c once in a child process (run --one) and
 // returns what it measured.
 func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags, plan benchPlan, c contender, dst string) (runRecord, error) {
@@ -152,7 +159,7 @@ func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags,
 		"--objects", strconv.Itoa(f.objects), "--object-size", strconv.FormatUint(plan.objectSize, 10),
 		"--inject-osd-delay", f.injectDelay.String(), "--inject-delay-type", f.injectDelayType,
 		"--chunk", strconv.FormatUint(cfg.Chunk, 10), "--max-window", strconv.Itoa(cfg.MaxWindow),
-		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cfg.OpTimeout.String(),
+		"--connect-timeout", cfg.ConnectTimeout.String(), "--op-timeout", cmp.Or(cfg.OpTimeout, contenderOpTimeout).String(),
 		"--pin-source=" + strconv.FormatBool(cfg.PinSource)}
 	if f.cephfs {
 		args = append(args, "--scenario", f.scenario, "--fs", f.fsName, "--fs-dir", f.fsDir)

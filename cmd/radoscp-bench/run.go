@@ -79,7 +79,8 @@ copy is compared with the source on the first repeat (type, mode, owner,
 size, mtime, contents, symlink targets); the table adds files/s.
 
 Every run of a contender is a child process of its own, so its CPU time and
-peak RSS are its own. For objects, the table adds client CPU per object and
+peak RSS are its own; an operation of it that takes longer than --op-timeout
+(2 minutes when 0) fails the run rather than holding it for ever. For objects, the table adds client CPU per object and
 the child's whole-process wall time ("process s": start, connect, the first
 osdmap, the copy, shutdown) and what it cost besides the copy ("fixed s"). Each figure is the median of --repeat runs.
 Destination objects are removed after each run; the source objects too,
