@@ -209,3 +209,47 @@ func TestClientCopy(t *testing.T) {
 		t.Errorf("missing source: %v", err)
 	}
 }
+
+// A run with an injected delay times it on a fine clock by default: every
+// contender's process loaded the clock shim (the parent fails the run if
+// one says its coarse clock still ticks), and the result says which clock
+// was used; --delay-clock coarse leaves Ceph's own, and says so too.
+func TestE2EBenchDelayClock(t *testing.T) {
+	conf := test.Conf(t)
+	prefix := test.UniqueName(t)
+	base := []string{"run", "-c", conf, "--pool", "radoscp-a", "--prefix", prefix, "--objects", "4", "--object-size", "64K",
+		"--modes", "offload,auto", "--windows", "1", "--repeat", "1", "--inject-osd-delay", "1ms", "--json"}
+	for _, clock := range []string{"", "fine", "coarse"} {
+		args := base
+		if clock != "" {
+			args = append(append([]string(nil), base...), "--delay-clock", clock)
+		}
+		r := runCmd(t, nil, args...)
+		if r.code != 0 {
+			t.Fatalf("--delay-clock %q: exit %d\nstderr: %s", clock, r.code, r.stderr)
+		}
+		var res struct {
+			Delay   float64                 `json:"inject_osd_delay_seconds"`
+			Clock   string                  `json:"delay_clock"`
+			Rows    []struct{ Mode string } `json:"rows"`
+			Machine struct {
+				CoarseClockNs int64 `json:"coarse_clock_ns"`
+			} `json:"machine"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+			t.Fatalf("%v: %s", err, r.stdout)
+		}
+		want := clock
+		if want == "" {
+			want = "fine"
+		}
+		if res.Clock != want || res.Delay != 0.001 || len(res.Rows) != 2 || res.Machine.CoarseClockNs <= 0 {
+			t.Errorf("--delay-clock %q: delay_clock %q, delay %v s, %d rows, coarse clock %d ns; want %q, 0.001, 2, > 0",
+				clock, res.Clock, res.Delay, len(res.Rows), res.Machine.CoarseClockNs, want)
+		}
+	}
+	r := runCmd(t, nil, append(base, "--delay-clock", "precise")...)
+	if r.code != 2 || !strings.Contains(r.stderr, `--delay-clock "precise"`) {
+		t.Errorf("--delay-clock precise: exit %d, stderr %q; want 2 naming it", r.code, r.stderr)
+	}
+}
