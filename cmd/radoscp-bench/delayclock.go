@@ -38,8 +38,9 @@ import (
 // injected delay.
 const (
 	// fineDelayClock preloads clockshim/fineclock.c into every contender,
-	// so the messenger's coarse clock reads the fine one: each delayed
-	// reply waits the delay drawn, as on a network.
+	// so the messenger's coarse clock reads the fine one and its waits of
+	// less than a millisecond sleep: each delayed reply waits the delay
+	// drawn, as on a network, at about a network's CPU cost.
 	fineDelayClock = "fine"
 	// coarseDelayClock leaves Ceph's coarse clock as it is.
 	coarseDelayClock = "coarse"

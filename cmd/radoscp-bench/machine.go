@@ -63,7 +63,7 @@ func describeMachine() machineInfo {
 // "coarse"), every delayed reply is released on a tick of it, and while
 // less than a millisecond seems left, the thread polls without sleeping
 // until the tick; with the clock shim (clock "fine") the reply waits the
-// delay drawn, and the thread polls through its last millisecond only.
+// delay drawn, and the thread sleeps through its last millisecond.
 // "" when nothing was delayed or the tick is not known.
 func delayNote(delay, tick time.Duration, clock string) string {
 	if delay <= 0 || tick <= 0 {
@@ -71,8 +71,8 @@ func delayNote(delay, tick time.Duration, clock string) string {
 	}
 	if clock == fineDelayClock {
 		return fmt.Sprintf("Injected delay: each reply waited the delay drawn, up to %v: the contenders' Ceph clients read a fine clock "+
-			"where Ceph reads its coarse one, which ticks every %v here (`--delay-clock fine`, radoscp-bench's clock shim). "+
-			"Their messenger threads still poll without sleeping through the last millisecond before a reply is due: client CPU that a network's delay would not cost (docs/benchmarks.md).", delay, tick)
+			"where Ceph reads its coarse one, which ticks every %v here, and sleep where the messenger would poll for the last millisecond "+
+			"(`--delay-clock fine`, radoscp-bench's clock shim; docs/benchmarks.md).", delay, tick)
 	}
 	s := fmt.Sprintf("Injected delay: Ceph's messenger times it on its coarse monotonic clock, which ticks every %v here, "+
 		"so each delayed reply is released on a tick, up to a tick later than the delay drawn (at most %v)", tick, delay)

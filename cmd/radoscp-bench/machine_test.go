@@ -19,7 +19,7 @@ func TestDelayNote(t *testing.T) {
 		{time.Millisecond, 0, coarseDelayClock, nil},
 		{time.Millisecond, 4 * time.Millisecond, coarseDelayClock, []string{"ticks every 4ms", "delayed by up to 4ms, not 1ms", "poll without sleeping"}},
 		{20 * time.Millisecond, 4 * time.Millisecond, coarseDelayClock, []string{"ticks every 4ms", "(at most 20ms)"}},
-		{time.Millisecond, 4 * time.Millisecond, fineDelayClock, []string{"waited the delay drawn, up to 1ms", "ticks every 4ms", "--delay-clock fine", "last millisecond"}},
+		{time.Millisecond, 4 * time.Millisecond, fineDelayClock, []string{"waited the delay drawn, up to 1ms", "ticks every 4ms", "--delay-clock fine", "sleep where the messenger would poll"}},
 	} {
 		got := delayNote(c.delay, c.tick, c.clock)
 		if len(c.want) == 0 {

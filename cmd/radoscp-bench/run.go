@@ -103,7 +103,7 @@ unless --keep.`,
 	fl.Bool("no-progress", false, "accepted for symmetry with radoscp cp; run prints no progress")
 	fl.DurationVar(&f.injectDelay, "inject-osd-delay", 0, "delay every OSD reply to this client by up to this long (ms_inject_delay_max), to model a latency-bound cluster")
 	fl.StringVar(&f.injectDelayType, "inject-delay-type", "osd", `the daemons whose replies --inject-osd-delay delays (ms_inject_delay_type): "osd", or "mds osd" for a network between a CephFS client and the cluster (every contender's client, ceph-fuse's too)`)
-	fl.StringVar(&f.delayClock, "delay-clock", fineDelayClock, `how the contenders' Ceph clients time --inject-osd-delay: "fine" (a clock shim, built with $CC or cc, makes Ceph's coarse clock the fine one, so each reply waits the delay drawn, as on a network) or "coarse" (Ceph's own: a delay is released on the next tick of the kernel's coarse clock, 4 ms at HZ=250, and polled for meanwhile)`)
+	fl.StringVar(&f.delayClock, "delay-clock", fineDelayClock, `how the contenders' Ceph clients time --inject-osd-delay: "fine" (a shim, built with $CC or cc, makes Ceph's coarse clock the fine one and its sub-millisecond waits sleep, so each reply waits the delay drawn, as on a network) or "coarse" (Ceph's own: a delay is released on the next tick of the kernel's coarse clock, 4 ms at HZ=250, and polled for meanwhile)`)
 	fl.IntVar(&f.sourceFiles, "source-files", 8, "cephfs scenario: number of source files")
 	fl.StringVar(&f.fileSize, "file-size", "32M", "cephfs scenario: size of each source file (K, M, G suffixes are powers of 1024)")
 	fl.StringVar(&f.filesAtOnce, "files-at-once", "1,4", "cephfs scenario: comma-separated numbers of files copied at once, swept by clone and fscopy")
