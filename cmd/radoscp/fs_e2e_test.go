@@ -215,6 +215,22 @@ func TestE2EMigrate(t *testing.T) {
 	}
 }
 
+// A single file's copy has only its window in flight, so --window up to
+// the bound of 128 is taken whatever --files says (the bound on --files
+// times the window is a tree's).
+func TestE2ECephFSOneFileWideWindow(t *testing.T) {
+	e := newFSEnv(t)
+	data := bytes.Repeat([]byte("w"), 3<<20)
+	e.write(t, "f", data)
+	r := runCmd(t, nil, "cp", "-c", e.conf, "--window", "128", "--files", "16", "cephfs:"+e.path("f"), "cephfs:"+e.path("g"))
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	if got, ok := e.read(t, "g"); !ok || !bytes.Equal(got, data) {
+		t.Fatal("the copy differs from its source")
+	}
+}
+
 // Bad CephFS requests exit 2, naming the problem, and write nothing.
 func TestE2ECephFSBadInput(t *testing.T) {
 	e := newFSEnv(t)

@@ -67,8 +67,12 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 	if f.files < 1 {
 		return o, usage("--files %d: expected at least 1", f.files)
 	}
-	if err := boundInFlight(&o.Copy, f.files); err != nil {
-		return o, err
+	// One file (cp without -r) has its window alone in flight; a tree,
+	// and migrate and the subvolume commands, --files of them.
+	if cmd.Name() != "cp" || f.recursive {
+		if err := boundInFlight(&o.Copy, f.files); err != nil {
+			return o, err
+		}
 	}
 	if !f.filter.Empty() {
 		o.Filter = &f.filter
