@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/radoscp/radoscp/window"
 )
 
 // Observer receives what the engine does, for metrics and progress. Its
@@ -38,7 +40,8 @@ func (NopObserver) ClientIO(uint64, uint64)               {}
 func (NopObserver) CutBack()                              {}
 func (NopObserver) Progress(uint64)                       {}
 
-// Engine copies over one connection. It remembers, for the life of the
+// Engine copies over one connection. It keeps at most window.MaxInFlight
+// copy-froms in flight over all its copies (inflight.go). It remembers, for the life of the
 // connection, which pairs of pools copy-from does not work between: the
 // first EOPNOTSUPP of a copy from one pool into another turns offload off
 // for that pair (as rclone decides server-side copy per pair of backends),
@@ -49,6 +52,9 @@ func (NopObserver) Progress(uint64)                       {}
 type Engine struct {
 	obs Observer
 	log *slog.Logger
+	// limit bounds the copy-froms in flight over all the engine's
+	// copies (inflight.go).
+	limit *inFlightLimit
 
 	mu        sync.Mutex
 	noOffload map[poolPair]bool
@@ -70,7 +76,7 @@ func NewEngine(obs Observer, log *slog.Logger) *Engine {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Engine{obs: obs, log: log}
+	return &Engine{obs: obs, log: log, limit: newInFlightLimit(window.MaxInFlight)}
 }
 
 // Offload reports whether copies from pool src into pool dst still use

@@ -78,6 +78,16 @@ func (c *counting) holdUntil(n int) {
 	c.hold, c.full = int64(n), make(chan struct{})
 }
 
+// release lets the held completions go.
+func (c *counting) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.full != nil {
+		close(c.full)
+		c.full = nil
+	}
+}
+
 func (c *counting) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
 	n := c.inFlight.Add(1)
 	for {

@@ -51,10 +51,21 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 		if err := c.opts.Throttle.wait(ctx, o.length); err != nil {
 			return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
 		}
+		if o.kind == opCopyFrom {
+			if err := c.e.limit.acquire(ctx); err != nil {
+				return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
+			}
+		}
 		c.e.obs.InFlight(1)
 		p, err := c.start(o)
-		if err != nil {
+		switch {
+		case err != nil:
 			c.e.obs.InFlight(-1)
+			if o.kind == opCopyFrom {
+				c.e.limit.release()
+			}
+		case o.kind == opCopyFrom:
+			c.e.limit.releaseWhenReady(p)
 		}
 		return p, err
 	}

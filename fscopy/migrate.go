@@ -27,6 +27,12 @@ import (
 // to an inode not kept, are lost with it: migrate files that are not
 // being written.
 func (c *Copier) Migrate(ctx context.Context, root string) (Summary, error) {
+	sum, err := c.migrate(ctx, root)
+	sum.PeakInFlight = c.engine.PeakInFlight()
+	return sum, err
+}
+
+func (c *Copier) migrate(ctx context.Context, root string) (Summary, error) {
 	var sum Summary
 	if c.opts.Pool == "" {
 		return sum, fmt.Errorf("%w: migrate needs a destination pool", ErrUsage)

@@ -73,6 +73,10 @@ type Summary struct {
 	TimesReset int
 	// Interrupted counts the files an interrupt stopped mid-copy.
 	Interrupted int
+	// PeakInFlight is the most copy-froms the engine had in flight at
+	// once (radoscp.Engine.PeakInFlight): over all files, at most
+	// window.MaxInFlight.
+	PeakInFlight int
 	// Deleted counts the target's entries --delete removed (in a dry
 	// run, would remove); DeletesLeft those MaxDelete kept it from
 	// removing (delete.go).

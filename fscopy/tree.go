@@ -31,6 +31,12 @@ var ErrUsage = errors.New("invalid request")
 // reported and skipped. A failed file does not stop the others; the summary counts
 // them. Directory times are set last, after their contents.
 func (c *Copier) Copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
+	sum, err := c.copy(ctx, src, dst, recursive)
+	sum.PeakInFlight = c.engine.PeakInFlight()
+	return sum, err
+}
+
+func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Summary, error) {
 	var sum Summary
 	src, contents := splitContents(src)
 	snap, err := c.checkPaths(src, dst)

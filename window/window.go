@@ -30,7 +30,8 @@ type Readier interface {
 const (
 	DefaultWidth    = 16
 	DefaultMaxWidth = 64
-	// MaxInFlight bounds every window radoscp's commands accept: half of
+	// MaxInFlight bounds every window radoscp's commands accept, and the
+	// copy-froms an engine has in flight over all its copies: half of
 	// the client operations an OSD admits at once by default
 	// (osd_client_message_cap, 256). A copy-from holds one of them until
 	// it has read its source, and that read, when the source is on the

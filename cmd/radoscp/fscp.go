@@ -16,6 +16,7 @@ import (
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/verify"
+	"github.com/radoscp/radoscp/window"
 )
 
 // fsFlags are the flags of CephFS copies.
@@ -32,7 +33,7 @@ type fsFlags struct {
 
 func (f *fsFlags) bind(cmd *cobra.Command) {
 	cmd.Flags().BoolVarP(&f.recursive, "recursive", "r", false, "cephfs: copy directories and their contents")
-	cmd.Flags().IntVar(&f.files, "files", 4, "cephfs: files copied at once (each with --window objects in flight); files of 1 MiB or less count 1/8 each")
+	cmd.Flags().IntVar(&f.files, "files", 4, fmt.Sprintf("cephfs: files copied at once, 1 to %d (each with --window objects in flight, all of them together at most %d); files of 1 MiB or less count 1/8 each", maxFiles, window.MaxInFlight))
 	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "cephfs: do not keep ownership, times and xattrs")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted copies: cephfs: from their staging files instead of starting them over; striper: (same SRC, DST and offsets) from DST's published EOF")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "cephfs: when data is made durable: file (fsync each file), fs (one sync at the end) or off")
@@ -54,6 +55,11 @@ func (f *fsFlags) onlyForCephFS(cmd *cobra.Command) error {
 	return nil
 }
 
+// maxFiles bounds --files: each file in flight is a file held open, with
+// its capabilities, at the MDS. (Their copy-froms are bounded apart from
+// this, by the engine: window.MaxInFlight over all of them.)
+const maxFiles = 128
+
 // options checks the flags and turns them into fscopy's options.
 func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options, error) {
 	o := fscopy.Options{
@@ -64,15 +70,9 @@ func (f *fsFlags) options(cmd *cobra.Command, cfg config.Config) (fscopy.Options
 		Resume:      f.resume,
 		IgnoreTimes: f.ignoreTimes,
 	}
-	if f.files < 1 {
-		return o, usage("--files %d: expected at least 1", f.files)
-	}
-	// One file (cp without -r) has its window alone in flight; a tree,
-	// and migrate and the subvolume commands, --files of them.
-	if cmd.Name() != "cp" || f.recursive {
-		if err := boundInFlight(&o.Copy, f.files); err != nil {
-			return o, err
-		}
+	if f.files < 1 || f.files > maxFiles {
+		return o, usage("--files %d: expected 1 to %d (each file in flight holds it open, with its capabilities, at the MDS; "+
+			"the copy-froms of all of them together stay within %d, docs/reference.md)", f.files, maxFiles, window.MaxInFlight)
 	}
 	if !f.filter.Empty() {
 		o.Filter = &f.filter
@@ -233,7 +233,7 @@ system's data pools.`,
 	loader := config.Bind(cmd.Flags())
 	cmd.Flags().StringVar(&pool, "pool", "", "the data pool to move files to (required)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
-	cmd.Flags().IntVar(&f.files, "files", 4, "files migrated at once")
+	cmd.Flags().IntVar(&f.files, "files", 4, fmt.Sprintf("files migrated at once, 1 to %d", maxFiles))
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue interrupted migrations from their staging files")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file, fs or off")
 	bindVerify(cmd, &f.verify, "true")

@@ -248,6 +248,9 @@ type jsonSummary struct {
 	// TimesReset counts the files whose times were set again after an
 	// MDS restart or failover moved them (fscopy.Summary.TimesReset).
 	TimesReset int `json:"times_reset"`
+	// PeakInFlight is the most copy-froms in flight at once over the
+	// run's files (fscopy.Summary.PeakInFlight).
+	PeakInFlight int `json:"peak_in_flight"`
 	// Deleted and DeletesLeft: what --delete removed (in a dry run,
 	// would remove) and what --max-delete left (fscopy.Summary).
 	Deleted     int `json:"deleted"`
@@ -267,7 +270,7 @@ type jsonSummary struct {
 func newJSONSummary(dryRun bool, sh shard.Shard, s fscopy.Summary, into string, elapsed time.Duration, err error) jsonSummary {
 	j := jsonSummary{SchemaVersion: jsonSchemaVersion, Summary: true, Into: into, Files: s.Files, Symlinks: s.Symlinks, HardLinks: s.HardLinks, Specials: s.Specials, Dirs: s.Dirs, Skipped: s.Skipped,
 		Unchanged: s.Unchanged, Failed: s.Failed, Interrupted: s.Interrupted, Excluded: s.Excluded, Bytes: s.Bytes, ElapsedSeconds: elapsed.Seconds(), DryRun: dryRun,
-		Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset,
+		Shard: sh.String(), Missed: s.Missed, Changed: s.Changed, Extra: s.Extra, TimesReset: s.TimesReset, PeakInFlight: s.PeakInFlight,
 		Deleted: s.Deleted, DeletesLeft: s.DeletesLeft, Scan: s.Scan, ScanReason: s.ScanReason, Pruned: s.Pruned}
 	if sh.Worker() {
 		j.Seen = &s.Seen

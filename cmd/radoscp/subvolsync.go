@@ -14,6 +14,7 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/shard"
 	"github.com/radoscp/radoscp/subvolume"
+	"github.com/radoscp/radoscp/window"
 )
 
 // subvolume sync is its own command, not clone --incremental: a clone
@@ -50,7 +51,7 @@ written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 	cmd.Flags().StringVar(&req.Snapshot, "snapshot", "", "the source snapshot to copy (default: the newest whose name starts with --prefix)")
 	cmd.Flags().StringVar(&req.Prefix, "prefix", "", "choose the newest snapshot among those whose names start with this (snap_schedule's: scheduled-)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
-	cmd.Flags().IntVar(&f.files, "files", 4, "files copied at once (each with --window objects in flight)")
+	cmd.Flags().IntVar(&f.files, "files", 4, fmt.Sprintf("files copied at once, 1 to %d (each with --window objects in flight, all of them together at most %d)", maxFiles, window.MaxInFlight))
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync at the end) or off")
 	cmd.Flags().IntVar(&maxDelete, "max-delete", fscopy.NoDeleteLimit, "remove at most N entries from TARGET (default: no limit); more to remove ends the run with exit code 4, TARGET not snapshotted")
 	cmd.Flags().DurationVar(&settle, "settle", fscopy.DefaultPruneSettle, "a snapshot younger than this is copied with a full quick check (the MDS propagates rctimes within seconds); 0: none")

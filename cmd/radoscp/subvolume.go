@@ -12,6 +12,7 @@ import (
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/subvolume"
+	"github.com/radoscp/radoscp/window"
 )
 
 func newSubvolumeCommand() *cobra.Command {
@@ -51,7 +52,7 @@ continues).`,
 	cmd.Flags().StringVar(&req.TargetGroup, "target-group", "", "the group to create TARGET in (default: none)")
 	cmd.Flags().StringVar(&req.Pool, "pool", "", "TARGET's data pool (default: SUBVOL's)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
-	cmd.Flags().IntVar(&f.files, "files", 4, "files copied at once (each with --window objects in flight)")
+	cmd.Flags().IntVar(&f.files, "files", 4, fmt.Sprintf("files copied at once, 1 to %d (each with --window objects in flight, all of them together at most %d)", maxFiles, window.MaxInFlight))
 	cmd.Flags().BoolVar(&f.noPreserve, "no-preserve", false, "do not keep ownership, times, xattrs, directory layouts and quotas")
 	cmd.Flags().BoolVar(&f.resume, "resume", false, "continue an interrupted clone into TARGET, and its files of more than one object from where they stopped")
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync before the clone is complete) or off")
