@@ -58,3 +58,9 @@ func (l *inFlightLimit) releaseWhenReady(p store.Pending) {
 // PeakInFlight is the most copy-froms the engine has had in flight at
 // once, over all its copies: at most window.MaxInFlight.
 func (e *Engine) PeakInFlight() int { return int(e.limit.peak.Load()) }
+
+// SetMaxInFlight bounds the engine's copy-froms in flight at n instead of
+// window.MaxInFlight (n < 1 means 1): for OSDs whose
+// osd_client_message_cap was raised, or to model a copier with no bound
+// (radoscp-bench's "all at once"). Call it before the engine's first copy.
+func (e *Engine) SetMaxInFlight(n int) { e.limit = newInFlightLimit(max(n, 1)) }

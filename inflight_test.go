@@ -15,44 +15,60 @@ import (
 
 // Four copies at once through one engine, each with a window of 64 and
 // 96 objects, ask for 256 copy-froms in flight: the engine keeps them to
-// window.MaxInFlight over all four. Completions are held until that many
-// are in flight, so the bound is reached (not just respected by a slow
-// submitter), and every copy is whole afterwards.
+// window.MaxInFlight over all four, or to the bound SetMaxInFlight gives.
+// Completions are held until that many are in flight, so the bound is
+// reached (not just respected by a slow submitter), and every copy is
+// whole afterwards.
 func TestEngineBoundsCopyFromsInFlight(t *testing.T) {
 	const copies, objects = 4, 96
-	f := newFixture(t, small, objects*int(small.ObjectSize))
-	f.dst.holdUntil(window.MaxInFlight)
-	var wg sync.WaitGroup
-	errs := make([]error, copies)
-	for k := range copies {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dst := truncate.NewRaw(f.dst, small, fmt.Sprintf("dst%d", k), 0)
-			_, errs[k] = f.engine.Copy(context.Background(), f.source, 0, dst, 0, f.source.Size, radoscp.Options{Window: 64})
-		}()
-	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatalf("copies still running after a minute, %d copy-froms in flight at most (held until %d)", f.dst.maxInFlight.Load(), window.MaxInFlight)
-	}
-	for k, err := range errs {
-		if err != nil {
-			t.Fatalf("copy %d: %v", k, err)
-		}
-		assertEqual(t, fmt.Sprintf("copy %d", k), readFile(t, f.dstP, small, layout.Prefix(fmt.Sprintf("dst%d", k)), 0, f.source.Size), f.data)
-	}
-	if got := f.dst.maxInFlight.Load(); got != window.MaxInFlight {
-		t.Fatalf("%d copy-froms in flight at most over %d copies of window 64; want %d", got, copies, window.MaxInFlight)
-	}
-	if got := f.engine.PeakInFlight(); got != window.MaxInFlight {
-		t.Fatalf("the engine reports %d in flight at most; want %d", got, window.MaxInFlight)
-	}
-	if got := f.dst.submits.Load(); got != copies*objects {
-		t.Fatalf("%d copy-froms; want %d", got, copies*objects)
+	for _, tc := range []struct {
+		name string
+		set  int // SetMaxInFlight's argument; 0: not called
+		want int
+	}{
+		{"default", 0, window.MaxInFlight},
+		{"lowered", 32, 32},
+		{"lifted", copies * 64, copies * 64},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, small, objects*int(small.ObjectSize))
+			if tc.set > 0 {
+				f.engine.SetMaxInFlight(tc.set)
+			}
+			f.dst.holdUntil(tc.want)
+			var wg sync.WaitGroup
+			errs := make([]error, copies)
+			for k := range copies {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					dst := truncate.NewRaw(f.dst, small, fmt.Sprintf("dst%d", k), 0)
+					_, errs[k] = f.engine.Copy(context.Background(), f.source, 0, dst, 0, f.source.Size, radoscp.Options{Window: 64})
+				}()
+			}
+			done := make(chan struct{})
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatalf("copies still running after a minute, %d copy-froms in flight at most (held until %d)", f.dst.maxInFlight.Load(), tc.want)
+			}
+			for k, err := range errs {
+				if err != nil {
+					t.Fatalf("copy %d: %v", k, err)
+				}
+				assertEqual(t, fmt.Sprintf("copy %d", k), readFile(t, f.dstP, small, layout.Prefix(fmt.Sprintf("dst%d", k)), 0, f.source.Size), f.data)
+			}
+			if got := f.dst.maxInFlight.Load(); got != int64(tc.want) {
+				t.Fatalf("%d copy-froms in flight at most over %d copies of window 64; want %d", got, copies, tc.want)
+			}
+			if got := f.engine.PeakInFlight(); got != tc.want {
+				t.Fatalf("the engine reports %d in flight at most; want %d", got, tc.want)
+			}
+			if got := f.dst.submits.Load(); got != copies*objects {
+				t.Fatalf("%d copy-froms; want %d", got, copies*objects)
+			}
+		})
 	}
 }
 

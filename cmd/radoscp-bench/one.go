@@ -92,8 +92,10 @@ func runOne(ctx context.Context, cfg config.Config, f benchFlags, plan benchPlan
 	case "all":
 		// Every object's copy-from at once, with no window, as
 		// libcephfs's parallel copy_file_range (ceph/ceph PR 70316)
-		// issues them.
+		// issues them: the engine's bound of window.MaxInFlight is
+		// lifted for it.
 		opts.Window = f.objects
+		engine.SetMaxInFlight(f.objects)
 	}
 	before := rusage(syscall.RUSAGE_SELF)
 	res, err := engine.Copy(ctx, src, 0, truncate.NewRaw(pool, l, f.dstPrefix, 0), 0, size, opts)

@@ -116,3 +116,21 @@ func TestTreeReport(t *testing.T) {
 		}
 	}
 }
+
+// A tree scenario's notes describe only the rows its result has: a
+// result recorded before the sharded and existing-tree rows were added
+// does not claim them.
+func TestTreeNotesDescribeTheRowsThere(t *testing.T) {
+	base := benchResult{Tree: &treeInfo{Files: 10}, Repeat: 1, Rows: []benchRow{{Mode: "fscopy"}, {Mode: "cp-fuse"}}}
+	var b strings.Builder
+	writeTreeNotes(&b, base)
+	if s := b.String(); strings.Contains(s, "sharded copy") || strings.Contains(s, "existing, empty DIR") || !strings.Contains(s, "ceph-fuse mount") {
+		t.Fatalf("notes for rows fscopy and cp-fuse: %s", s)
+	}
+	base.Rows = append(base.Rows, benchRow{Mode: "sharded-dir"}, benchRow{Mode: "existing"})
+	b.Reset()
+	writeTreeNotes(&b, base)
+	if s := b.String(); !strings.Contains(s, "sharded copy") || !strings.Contains(s, "existing, empty DIR") {
+		t.Fatalf("notes with sharded and existing rows: %s", s)
+	}
+}

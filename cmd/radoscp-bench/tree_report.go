@@ -15,11 +15,21 @@ func writeTreeNotes(b *strings.Builder, r benchResult) {
 		fmt.Fprintf(b, ", staged from the local %s by the scenario", t.Source)
 	}
 	fmt.Fprintf(b, ". Measured %s, %d CPUs; medians of %d runs", r.Machine.Date, r.Machine.CPUs, r.Repeat)
-	b.WriteString(". Rows: `radoscp cp -r` with its defaults (`--files 4`, so up to 32 files of 1 MiB or less at once; `--window 16`); ")
-	b.WriteString("the clone anchor (libcephfs reads and writes in 8 MiB chunks, mode, owner and times kept, as ceph-mgr's subvolume clones copy) one file at a time and 4 at once (ceph-mgr runs 4 clones at once by default); ")
-	b.WriteString("`cp -a` through a ceph-fuse mount of the same file system, mounted for the run; ")
-	b.WriteString("radoscp's sharded copy (3 workers at once, each a client of its own, then the final pass, timed together), with shares by path (the default) and by directory (`--shard-by dir`); ")
-	b.WriteString("`radoscp cp -r SRC/ DIR` into an existing, empty DIR (every file through its own staging file, as into any existing tree). ")
+	rows := []string{
+		"`radoscp cp -r` with its defaults (`--files 4`, so up to 32 files of 1 MiB or less at once; `--window 16`)",
+		"the clone anchor (libcephfs reads and writes in 8 MiB chunks, mode, owner and times kept, as ceph-mgr's subvolume clones copy) one file at a time and 4 at once (ceph-mgr runs 4 clones at once by default)",
+		"`cp -a` through a ceph-fuse mount of the same file system, mounted for the run",
+	}
+	// Rows added since a result was recorded are described only where
+	// the result has them.
+	has := func(mode string) bool { return slices.ContainsFunc(r.Rows, func(x benchRow) bool { return x.Mode == mode }) }
+	if has("sharded") || has("sharded-dir") {
+		rows = append(rows, "radoscp's sharded copy (3 workers at once, each a client of its own, then the final pass, timed together), with shares by path (the default) and by directory (`--shard-by dir`)")
+	}
+	if has("existing") {
+		rows = append(rows, "`radoscp cp -r SRC/ DIR` into an existing, empty DIR (every file through its own staging file, as into any existing tree)")
+	}
+	fmt.Fprintf(b, ". Rows: %s. ", strings.Join(rows, "; "))
 	b.WriteString("radoscp and the clone anchor both run with Ceph's in-memory client log off (`debug_client` 0/0, what radoscp sets when the conf leaves Ceph's default 0/5: it is a third of a small-file copy's client CPU); ceph-mgr's own clones, and ceph-fuse here, keep 0/5. ")
 	if r.SpeedUpOver != "" {
 		fmt.Fprintf(b, "Speed-up is over the %s row. ", contenderLabel(r.Rows, r.SpeedUpOver))
