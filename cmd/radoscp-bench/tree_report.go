@@ -22,7 +22,9 @@ func writeTreeNotes(b *strings.Builder, r benchResult) {
 	}
 	// Rows added since a result was recorded are described only where
 	// the result has them.
-	has := func(mode string) bool { return slices.ContainsFunc(r.Rows, func(x benchRow) bool { return x.Mode == mode }) }
+	has := func(mode string) bool {
+		return slices.ContainsFunc(r.Rows, func(x benchRow) bool { return x.Mode == mode })
+	}
 	if has("sharded") || has("sharded-dir") {
 		rows = append(rows, "radoscp's sharded copy (3 workers at once, each a client of its own, then the final pass, timed together), with shares by path (the default) and by directory (`--shard-by dir`)")
 	}
