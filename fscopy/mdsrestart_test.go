@@ -76,7 +76,6 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 			if c.failover {
 				test.StartStandbyMDS(t)
 			}
-			active := test.ActiveMDS(t)
 			var o fscopy.Options
 			o.Copy = copyOpts(1)
 			o.Files = 1
@@ -105,6 +104,11 @@ func TestSettleMDSFaultAfterTheSettle(t *testing.T) {
 				st := statx(t, e.other, p)
 				f.Close()
 				ino := uint64(st.Inode)
+				// The active MDS of this try: after a failover it is
+				// the one that was standing by, and a later try that
+				// stopped the first one's would stop a standby, and
+				// fault nothing.
+				active := test.ActiveMDS(t)
 				ranged = waitClientRange(t, active, ino) || ranged
 				test.StopDaemon(t, "mds."+active)
 				if c.failover {
