@@ -18,8 +18,8 @@ import (
 // stays within window.MaxInFlight, but a tree copy runs many copies at
 // once, each with its window, and a file of small objects has as many
 // copy-froms as a large one. So every copy-from takes a token from one
-// budget and gives it back when it completes (its Ready closes), not when
-// the window collects it: the bound is on the copy-froms at the OSDs,
+// budget and gives it back when it completes (its Ready closes: the
+// window's watch calls placed.Completed), not when the window collects it: the bound is on the copy-froms at the OSDs,
 // whatever the files, windows and layouts. Client read-and-writes hold no
 // OSD place while they wait on another and take no token.
 type inFlightLimit struct {
@@ -47,13 +47,15 @@ func (l *inFlightLimit) release() {
 	l.sem.Release(1)
 }
 
-// releaseWhenReady gives the token back once p has completed.
-func (l *inFlightLimit) releaseWhenReady(p store.Pending) {
-	go func() {
-		<-p.Ready()
-		l.release()
-	}()
+// placed is a copy-from holding one of the engine's in-flight places. The
+// window calls Completed as soon as it completes (window.Completer).
+type placed struct {
+	store.Pending
+	limit *inFlightLimit
 }
+
+// Completed gives the place back.
+func (p placed) Completed() { p.limit.release() }
 
 // PeakInFlight is the most copy-froms the engine has had in flight at
 // once, over all its copies: at most window.MaxInFlight.

@@ -51,23 +51,7 @@ func (c *copier) phase(ctx context.Context, srcOff, dstOff, length uint64, width
 		if err := c.opts.Throttle.wait(ctx, o.length); err != nil {
 			return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
 		}
-		if o.kind == opCopyFrom {
-			if err := c.e.limit.acquire(ctx); err != nil {
-				return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
-			}
-		}
-		c.e.obs.InFlight(1)
-		p, err := c.start(o)
-		switch {
-		case err != nil:
-			c.e.obs.InFlight(-1)
-			if o.kind == opCopyFrom {
-				c.e.limit.release()
-			}
-		case o.kind == opCopyFrom:
-			c.e.limit.releaseWhenReady(p)
-		}
-		return p, err
+		return c.startPlaced(ctx, i, o)
 	}
 	// done sees every operation in order, also those after a failure:
 	// only those before the first failure count.
@@ -173,13 +157,43 @@ func offloadOnly(segs []layout.Segment, src, dst layout.Layout, offload bool) er
 // ahead completes, before its result is looked at.)
 type waitOnly struct{ p store.Pending }
 
-// Wait returns once the operation is complete as Ready tells it, too.
+// Wait returns once the operation is complete as Ready tells it, too. The
+// window calls it exactly once, so it stands in for the window's watch:
+// a copy-from's place is given back here.
 func (w waitOnly) Wait() error {
 	<-w.p.Ready()
+	if c, ok := w.p.(window.Completer); ok {
+		c.Completed()
+	}
 	return w.p.Wait()
 }
 
 var _ window.Readier = store.Pending(nil)
+
+// startPlaced starts operation i, o, and counts it in flight: a copy-from
+// only once it has one of the engine's in-flight places (inflight.go),
+// which it gives back when it completes.
+func (c *copier) startPlaced(ctx context.Context, i uint64, o op) (store.Pending, error) {
+	copyFrom := o.kind == opCopyFrom
+	if copyFrom {
+		if err := c.e.limit.acquire(ctx); err != nil {
+			return nil, fmt.Errorf("window: stopped before operation %d: %w", i, err)
+		}
+	}
+	c.e.obs.InFlight(1)
+	p, err := c.start(o)
+	switch {
+	case err != nil:
+		c.e.obs.InFlight(-1)
+		if copyFrom {
+			c.e.limit.release()
+		}
+		return nil, err
+	case copyFrom:
+		return placed{p, c.e.limit}, nil
+	}
+	return p, nil
+}
 
 // start submits one operation.
 func (c *copier) start(o op) (store.Pending, error) {

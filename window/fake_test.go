@@ -19,6 +19,7 @@ type fake struct {
 	hold      chan struct{}  // if set, no operation completes before it is closed
 	onSubmit  func(i uint64) // runs after operation i started
 	readier   bool           // operations implement Readier
+	completer bool           // and Completer (needs readier)
 
 	mu          sync.Mutex
 	next        uint64 // index the next Submit must carry
@@ -31,6 +32,7 @@ type fake struct {
 	waits       []uint64 // Wait order
 	dones       []uint64 // done-callback order
 	doneErrs    []error
+	ops         []*fakeOp
 }
 
 type fakeOp struct {
@@ -39,6 +41,9 @@ type fakeOp struct {
 	err    error
 	ch     chan struct{}
 	waited atomic.Bool
+	// completions counts Completed calls; early ones came before the
+	// operation had completed.
+	completions, early atomic.Int32
 }
 
 func (o *fakeOp) Wait() error {
@@ -71,9 +76,10 @@ func (f *fake) submit(ctx context.Context, i uint64) (Pending, error) {
 	f.running++
 	f.maxRunning = max(f.maxRunning, f.running)
 	f.submitted++
+	o := &fakeOp{f: f, i: i, err: f.waitErr[i], ch: make(chan struct{})}
+	f.ops = append(f.ops, o)
 	f.mu.Unlock()
 
-	o := &fakeOp{f: f, i: i, err: f.waitErr[i], ch: make(chan struct{})}
 	var d time.Duration
 	if f.latency != nil {
 		d = f.latency(i)
@@ -99,7 +105,10 @@ func (f *fake) submit(ctx context.Context, i uint64) (Pending, error) {
 	if f.onSubmit != nil {
 		f.onSubmit(i)
 	}
-	if f.readier {
+	switch {
+	case f.completer:
+		return completerOp{readyOp{o}}, nil
+	case f.readier:
 		return readyOp{o}, nil
 	}
 	return o, nil
@@ -109,6 +118,18 @@ func (f *fake) submit(ctx context.Context, i uint64) (Pending, error) {
 type readyOp struct{ *fakeOp }
 
 func (o readyOp) Ready() <-chan struct{} { return o.ch }
+
+// completerOp is a readyOp that counts its Completed calls.
+type completerOp struct{ readyOp }
+
+func (o completerOp) Completed() {
+	select {
+	case <-o.ch:
+	default:
+		o.early.Add(1)
+	}
+	o.completions.Add(1)
+}
 
 func (f *fake) done(i uint64, err error) {
 	f.mu.Lock()
@@ -141,6 +162,14 @@ func (f *fake) check(res Result, width int) {
 	}
 	if len(f.waits) != f.submitted || len(f.dones) != f.submitted {
 		f.t.Fatalf("%d waits, %d dones, %d submitted", len(f.waits), len(f.dones), f.submitted)
+	}
+	for _, o := range f.ops {
+		if n := o.completions.Load(); f.completer && n != 1 {
+			f.t.Errorf("operation %d: Completed called %d times by the time Run returned, want once", o.i, n)
+		}
+		if o.early.Load() != 0 {
+			f.t.Errorf("operation %d: Completed called before it completed", o.i)
+		}
 	}
 	for k := range f.waits {
 		if f.waits[k] != uint64(k) || f.dones[k] != uint64(k) {

@@ -39,7 +39,7 @@ func FuzzRun(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n8 uint8, width int8, wait1, wait2, sub, cancelAt uint8, seed uint64) {
 		n := uint64(n8)
 		w := max(int(width), 1)
-		f := &fake{t: t, waitErr: map[uint64]error{}, submitErr: map[uint64]error{}, readier: seed%2 == 1}
+		f := &fake{t: t, waitErr: map[uint64]error{}, submitErr: map[uint64]error{}, readier: seed%2 == 1, completer: seed%4 == 3}
 		for _, i := range []uint8{wait1, wait2} {
 			f.waitErr[uint64(i)] = errAt(uint64(i))
 		}

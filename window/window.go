@@ -25,6 +25,15 @@ type Readier interface {
 	Ready() <-chan struct{}
 }
 
+// Completer is a Readier with something to do as soon as it completes,
+// before its turn to be waited on comes (radoscp gives back the in-flight
+// place its copy-from held). Run calls Completed exactly once, from the
+// goroutine that watches Ready, and before Run returns.
+type Completer interface {
+	Readier
+	Completed()
+}
+
 // DefaultWidth is how many operations a copy keeps in flight unless told
 // otherwise. DefaultMaxWidth and MaxInFlight bound DefaultMaxWidthFor.
 const (
@@ -158,10 +167,7 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 			inflight++
 			if r, ok := p.(Readier); ok {
 				tokens++
-				go func(ready <-chan struct{}) {
-					<-ready
-					completed <- struct{}{}
-				}(r.Ready())
+				go watch(r, completed)
 			}
 		}
 		if head == tail {
@@ -217,6 +223,16 @@ func run(ctx context.Context, n uint64, size int, ctrl Limiter, submit Submit, d
 		res.Done = n
 	}
 	return res
+}
+
+// watch sends a token on completed once r has completed, after
+// Completed for a Completer.
+func watch(r Readier, completed chan<- struct{}) {
+	<-r.Ready()
+	if c, ok := r.(Completer); ok {
+		c.Completed()
+	}
+	completed <- struct{}{}
 }
 
 // headReady says whether the oldest operation not handed back is a

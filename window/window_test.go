@@ -345,3 +345,46 @@ func TestDefaultMaxWidthFor(t *testing.T) {
 		}
 	}
 }
+
+// A Completer's Completed is called once per operation started, after it
+// completed and before Run returns, whichever way the run ends: the
+// caller gives back a resource there (radoscp's in-flight places), and a
+// missed or doubled call would leak it or overdraw it. check asserts it.
+func TestCompleterCalledOnce(t *testing.T) {
+	const n, w = 60, 8
+	for _, tc := range []struct {
+		name      string
+		waitErr   map[uint64]error
+		submitErr map[uint64]error
+		cancelAt  uint64 // n: never
+		adaptive  bool
+	}{
+		{name: "all", cancelAt: n},
+		{name: "wait-failure", waitErr: map[uint64]error{17: errAt(17)}, cancelAt: n},
+		{name: "submit-failure", submitErr: map[uint64]error{23: errAt(23)}, cancelAt: n},
+		{name: "cancel", cancelAt: 30},
+		{name: "adaptive", cancelAt: n, adaptive: true},
+		{name: "adaptive-wait-failure", waitErr: map[uint64]error{40: errAt(40)}, cancelAt: n, adaptive: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fake{t: t, latency: jitter, waitErr: tc.waitErr, submitErr: tc.submitErr, readier: true, completer: true}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			f.onSubmit = func(i uint64) {
+				if i == tc.cancelAt {
+					cancel()
+				}
+			}
+			var res Result
+			if tc.adaptive {
+				res = RunAdaptive(ctx, n, &stepper{width: w, max: w}, f.submit, f.done)
+			} else {
+				res = Run(ctx, n, w, f.submit, f.done)
+			}
+			f.check(res, w)
+			if f.submitted == 0 || (tc.name == "all" && res.Done != n) {
+				t.Fatalf("Run = %+v after %d submissions: the case did not run", res, f.submitted)
+			}
+		})
+	}
+}
