@@ -42,8 +42,8 @@ func (NopObserver) Progress(uint64)                       {}
 
 // Engine copies over one connection. It keeps at most window.MaxInFlight
 // copy-froms in flight over all its copies (inflight.go). It remembers,
-// for the life of the connection, which pairs of pools copy-from does not work between: the
-// first EOPNOTSUPP of a copy from one pool into another turns offload off
+// for the life of the connection, which pairs of pools copy-from does not
+// work between: the first EOPNOTSUPP of a copy from one pool into another turns offload off
 // for that pair (as rclone decides server-side copy per pair of backends),
 // and every later copy between them reads and writes instead; copies
 // between other pools still offload. An EOPNOTSUPP says something of the

@@ -19,9 +19,10 @@ import (
 // once, each with its window, and a file of small objects has as many
 // copy-froms as a large one. So every copy-from takes a token from one
 // budget and gives it back when it completes (its Ready closes: the
-// window's watch calls placed.Completed), not when the window collects it: the bound is on the copy-froms at the OSDs,
-// whatever the files, windows and layouts. Client read-and-writes hold no
-// OSD place while they wait on another and take no token.
+// window's watch calls placed.Completed), not when the window collects
+// it: the bound is on the copy-froms at the OSDs, whatever the files,
+// windows and layouts. Client read-and-writes hold no OSD place while
+// they wait on another and take no token.
 type inFlightLimit struct {
 	sem     *semaphore.Weighted
 	n, peak atomic.Int64

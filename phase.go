@@ -148,8 +148,9 @@ func offloadOnly(segs []layout.Segment, src, dst layout.Layout, offload bool) er
 }
 
 // Every operation a copy starts (a copy-from or a client read-and-write)
-// is a store.Pending, which is a window.Readier. The window sees each complete (Ready) before its turn to
-// be collected comes; the automatic window learns from its Latency.
+// is a store.Pending, which is a window.Readier. The window sees each
+// complete (Ready) before its turn to be collected comes; the automatic
+// window learns from its Latency.
 // waitOnly hides an operation's Ready from the window, which then counts
 // it out of flight only once it has been waited on: a serial copy starts
 // operation i+1 only after operation i succeeded, never after a failure.
