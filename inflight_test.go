@@ -110,3 +110,29 @@ func TestEngineInFlightWaitCancels(t *testing.T) {
 		t.Fatalf("the first copy: %+v, %v; want the context's error after %d objects", o.res, o.err, window.MaxInFlight)
 	}
 }
+
+// A serial copy (into the middle of existing data) hides its copy-froms'
+// completion from the window, which then waits on each (waitOnly): each
+// gives its place back there. Had one of them kept its place, the copy
+// would stop at the 129th copy-from, waiting for a place for ever.
+func TestSerialCopyGivesPlacesBack(t *testing.T) {
+	const objects, copied = 200, 150
+	obj := small.ObjectSize
+	f := newFixture(t, small, objects*int(obj))
+	old := randomData(9, objects*int(obj))
+	writeFile(t, f.dstP, small, dstNames, 0, old)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := f.engine.Copy(ctx, f.source, 0, f.raw(objects*obj), 0, copied*obj, radoscp.Options{Window: 16})
+	if err != nil || !res.Serial {
+		t.Fatalf("copy: %+v, %v; want a serial copy of %d objects", res, err, copied)
+	}
+	if n := f.dst.submits.Load(); n != copied {
+		t.Fatalf("%d copy-froms; want %d, more than the engine's %d places", n, copied, window.MaxInFlight)
+	}
+	if got := f.engine.PeakInFlight(); got != 1 {
+		t.Fatalf("%d copy-froms in flight at most; a serial copy has 1", got)
+	}
+	assertEqual(t, "copied range", f.read(t, 0, copied*obj), f.data[:copied*obj])
+	assertEqual(t, "data past it", f.read(t, copied*obj, (objects-copied)*obj), old[copied*obj:])
+}
