@@ -112,6 +112,15 @@ func (fl *File) ReadAt(p []byte, off uint64) (int, error) {
 	return total, nil
 }
 
+// Chmod sets the open file's permission bits (with setuid, setgid and
+// sticky). On a file this client holds exclusive caps on (one it just
+// created) the client keeps the new mode as a dirty capability, sent in a
+// cap flush, not in a request of its own (see SetAttrs); another client's
+// stat makes the MDS recall it first, so it sees the new mode.
+func (fl *File) Chmod(mode uint32) error {
+	return pathError("chmod", fl.path, fl.f.Fchmod(mode&0o7777))
+}
+
 // Fsync makes the file's data and metadata durable.
 func (fl *File) Fsync() error { return pathError("fsync", fl.path, fl.f.Fsync(gocephfs.SyncAll)) }
 

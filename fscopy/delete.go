@@ -229,7 +229,10 @@ func (p *deletions) kept(d targetDir, s string, e cephfs.Entry) bool {
 	defer child.Release()
 	switch {
 	case st.IsRegular():
-		mark, err := child.GetXattr(xattrStaging)
+		if st.Perm() == stagingMode {
+			return isStagingName(e.Name)
+		}
+		mark, err := child.GetXattr(xattrStaging) // an older radoscp's mark
 		return err == nil && isStagingMark(e.Name, mark)
 	case st.IsDir() && strings.HasPrefix(e.Name, targetStagingPrefix):
 		_, err := child.GetXattr(xattrTree)

@@ -50,3 +50,6 @@ func DeleteIn(c *Copier, src, dst string, wrap func(TargetDir) TargetDir) (Summa
 	t.deleteIn(context.Background(), src, wrap(refDir{root}))
 	return sum, sum.deletesLeftErr(c.opts.MaxDelete)
 }
+
+// IsStagingName is isStagingName.
+var IsStagingName = isStagingName

@@ -178,9 +178,9 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if ft != nil {
 		return c.leaveNew(file, sf, dst, sst, snap, d.Unrecorded(), ft)
 	}
-	marks := []string{xattrStaging}
+	var marks []string // the mark, a mode, goes with the copy's own
 	if !d.Unrecorded() {
-		marks = append(marks, truncate.XattrEOF, xattrSource, xattrOwner)
+		marks = []string{truncate.XattrEOF, xattrSource, xattrOwner}
 	}
 	if err := c.finish(file, sf, sst, marks); err != nil {
 		return err
@@ -351,7 +351,7 @@ func (c *Copier) openStagingAt(staging, base string, sst cephfs.Stat, sl cephfs.
 		return nil, nil, c.busy(file, err)
 	}
 	// Marked once locked: a run that finds it marked finds it locked.
-	err = file.SetXattr(xattrStaging, []byte(base))
+	err = markStaging(file)
 	var d *truncate.CephFS
 	if err == nil {
 		d, err = c.initStaging(file, sst, sl, single)
@@ -374,11 +374,11 @@ func (c *Copier) openStagingAt(staging, base string, sst cephfs.Stat, sl cephfs.
 // mark is read before the file is opened, and again on the open file: the
 // file locked, grown and removed is the one that carries it.
 func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.FileLayout, r *Report) (*cephfs.File, *truncate.CephFS, error) {
-	mark, err := c.fs.GetXattr(staging, xattrStaging)
+	st, err := c.fs.Lstat(staging)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil, nil // removed meanwhile
-	case err != nil || string(mark) != base:
+	case err != nil || !c.stagingMarked(staging, st, base):
 		return nil, nil, errNotStaging
 	}
 	old, err := c.fs.OpenWriteNoFollow(staging)
@@ -402,6 +402,10 @@ func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.F
 		return nil, nil, err
 	}
 	if d != nil {
+		if err := adoptStaging(old); err != nil {
+			old.Close()
+			return nil, nil, err
+		}
 		return old, d, c.claim(old, true)
 	}
 	coverForPurge(old, sst.Size)
@@ -586,7 +590,8 @@ func (c *Copier) resume(file *cephfs.File, sst cephfs.Stat, sl cephfs.FileLayout
 }
 
 // finish puts the source's metadata on the complete copy and removes
-// radoscp's records, marks, from it. The mode, owner and times are set
+// radoscp's records, marks, from it; the copy's mode replaces a staging
+// file's mark (staging.go). The mode, owner and times are set
 // through the open file: on a file this client holds exclusive caps on,
 // they are buffered, not MDS requests (cephfs.File.SetAttrs). The xattrs
 // go after the owner and mode (see copyXattrs); they move no times.

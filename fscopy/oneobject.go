@@ -6,9 +6,8 @@ import "github.com/radoscp/radoscp/layout"
 // its object 0 alone. Such a copy is a single write through the client
 // (object 0 carries the inode's backtrace, so it is never copied by
 // copy-from): there is nothing to resume, so its staging file records
-// neither its source nor its EOF nor its owner, only the mark every
-// staging file carries (staging.go): two xattr round trips at the MDS,
-// setting it and removing it.
+// neither its source nor its EOF nor its owner: no xattr round trip at
+// the MDS (the mark every staging file carries is a mode, staging.go).
 // Object 0 is the one object the MDS always purges when a staging file
 // is removed, whatever its size says, so an interrupted one-object copy
 // leaves nothing behind once its staging file is gone.

@@ -16,19 +16,30 @@ import (
 // Staging names. A file is copied to a staging file next to its
 // destination NAME, at the first free one of a few names derived from NAME
 // alone (stagingName), so that a rerun finds it. Right after its creation
-// (and locking) it is marked: xattr xattrStaging holds NAME. Only a
-// regular file with one link whose mark names the destination being
-// copied is ever taken for a staging file: resumed, grown, truncated,
-// removed, or left out of a walk. Anything else at a staging name, a
-// user's file or an unmarked leftover, is never touched: the copy takes
-// the next name. A crash between a staging file's creation and its mark,
-// or between the mark's removal (finish) and the rename, leaves an
-// unmarked file that radoscp leaves alone.
+// and locking it is marked: its permission bits are set to exactly
+// stagingMode. Only a regular file with one link at a staging name of the
+// destination being copied, carrying the mark, is ever taken for a
+// staging file: resumed, grown, truncated, removed, or left out of a
+// walk. Anything else at a staging name, a user's file or an unmarked
+// leftover, is never touched: the copy takes the next name. A crash
+// between a staging file's creation and its mark, or between the copy's
+// own mode replacing the mark (finish) and the rename, leaves an unmarked
+// file that radoscp leaves alone.
+//
+// The mark is a mode because a mode costs the MDS no request: the client
+// that created the file holds its mode as a dirty capability until a cap
+// flush (cephfs.File.Chmod), where an xattr is a request to set it and
+// another to remove it (two of the six requests a file copied through a
+// staging file cost). Another client's stat makes the MDS recall the
+// capability first, so every other run sees the mark once it is set, and,
+// set after the lock, only on a locked file. radoscp before 2026-12-05
+// marked staging files with xattr xattrStaging holding NAME instead; such
+// a file is still taken for a staging file.
 //
 // A hard link is replaced through a staging link of its own names
-// (".radoscp-link."), which cannot be marked (an xattr is the inode's,
-// the linked file's): a name that exists is never removed, the link is
-// made at the next free one.
+// (".radoscp-link."), which cannot be marked (a mode, like an xattr, is
+// the inode's, the linked file's): a name that exists is never removed,
+// the link is made at the next free one.
 
 // StagingPrefix starts the name of every staging file of a destination.
 const StagingPrefix = ".radoscp."
@@ -41,7 +52,12 @@ const stagingStart = ".radoscp"
 // take before the copy gives up (each taken by something not its own).
 const stagingNames = 8
 
-// xattrStaging marks a staging file; its value is the destination's name.
+// stagingMode marks a staging file: its permission bits, exactly (the
+// sticky bit, meaningless on a file, and the owner's read and write).
+const stagingMode = 0o1600
+
+// xattrStaging marked the staging files of radoscp before 2026-12-05; its
+// value is the destination's name.
 const xattrStaging = "user.radoscp.staging"
 
 // xattrSource records which source state a staging file is a copy of, so
@@ -87,16 +103,54 @@ func isStagingMark(name string, mark []byte) bool {
 	return false
 }
 
-// isStaging reports whether entry e of directory dir is a staging file:
-// a regular file at a staging name, carrying the mark of a staging file
-// of that name. Walks leave such files out; every other entry is data,
-// whatever its name.
-func (c *Copier) isStaging(dir string, e cephfs.Entry) bool {
-	if !e.Stat.IsRegular() || !strings.HasPrefix(e.Name, stagingStart) {
+// isStagingName reports whether name is a staging name of a file (not
+// of a hard link) of some destination: stagingName(base, k, false) for a
+// non-empty base and a k below stagingNames.
+func isStagingName(name string) bool {
+	rest, ok := strings.CutPrefix(name, stagingStart)
+	if !ok {
 		return false
 	}
-	mark, err := c.fs.GetXattr(path.Join(dir, e.Name), xattrStaging)
-	return err == nil && isStagingMark(e.Name, mark)
+	tag, base, ok := strings.Cut(rest, ".")
+	if !ok || base == "" {
+		return false
+	}
+	if tag == "" {
+		return true
+	}
+	k, err := strconv.Atoi(strings.TrimPrefix(tag, "-"))
+	return strings.HasPrefix(tag, "-") && err == nil && tag == "-"+strconv.Itoa(k) && k >= 2 && k <= stagingNames
+}
+
+// stagingMarked reports whether the regular file p, of stat st, carries the mark
+// of a staging file of destination base ("" for any): stagingMode, or an
+// older radoscp's xattrStaging naming base (and name p's base a staging
+// name of it).
+func (c *Copier) stagingMarked(p string, st cephfs.Stat, base string) bool {
+	if !st.IsRegular() {
+		return false
+	}
+	if st.Perm() == stagingMode {
+		return true
+	}
+	mark, err := c.fs.GetXattr(p, xattrStaging)
+	if err != nil || (base != "" && string(mark) != base) {
+		return false
+	}
+	return isStagingMark(path.Base(p), mark)
+}
+
+// isStaging reports whether entry e of directory dir is a staging file:
+// a regular file at a staging name, carrying the mark. Walks leave such
+// files out; every other entry is data, whatever its name. The entry is
+// stat'ed afresh: a listing's stat may predate the mark.
+func (c *Copier) isStaging(dir string, e cephfs.Entry) bool {
+	if !e.Stat.IsRegular() || !isStagingName(e.Name) {
+		return false
+	}
+	p := path.Join(dir, e.Name)
+	st, err := c.fs.Lstat(p)
+	return err == nil && c.stagingMarked(p, st, "")
 }
 
 // stagingLeft reports whether a staging file of dst, marked as such, is
@@ -105,11 +159,11 @@ func (c *Copier) stagingLeft(dst string) bool {
 	base := path.Base(dst)
 	for k := range stagingNames {
 		p := stagingPath(dst, k)
-		mark, err := c.fs.GetXattr(p, xattrStaging)
+		st, err := c.fs.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			return false // the names after the first free one are not used
 		}
-		if err == nil && string(mark) == base {
+		if err == nil && c.stagingMarked(p, st, base) {
 			return true
 		}
 	}
@@ -131,10 +185,40 @@ func ownsStaging(file *cephfs.File, base string) error {
 	if !st.IsRegular() || st.Nlink != 1 {
 		return errNotStaging
 	}
+	if st.Perm() == stagingMode {
+		return nil
+	}
 	if mark, err := file.GetXattr(xattrStaging); err != nil || string(mark) != base {
 		return errNotStaging
 	}
 	return nil
+}
+
+// markStaging marks a new staging file, once it is locked (see above),
+// and waits until the MDS has the mark: held only by this client, it would
+// be lost with it, and a killed copy's staging file, unmarked, could be
+// neither resumed nor removed. The wait is a cap flush, which the MDS
+// takes in its stride, not a request.
+func markStaging(file *cephfs.File) error {
+	if err := file.Chmod(stagingMode); err != nil {
+		return err
+	}
+	return file.Fsync()
+}
+
+// adoptStaging gives a locked staging file an older radoscp marked with
+// xattrStaging, which a copy resumes, today's mark, and then removes the
+// xattr, so that the copy's own mode (finish) is all that unmarks it. It
+// is marked throughout.
+func adoptStaging(file *cephfs.File) error {
+	st, err := file.Stat()
+	if err != nil || st.Perm() == stagingMode {
+		return err
+	}
+	if err := markStaging(file); err != nil {
+		return err
+	}
+	return file.RemoveXattr(xattrStaging)
 }
 
 // removeStaging unlinks the staging file's name if it still names the
