@@ -3,6 +3,7 @@ package fscopy_test
 import (
 	"errors"
 	"os/exec"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -116,6 +117,11 @@ func TestNearlyMarkedUserFilesLeftAlone(t *testing.T) {
 		test.Run(t, "cmp", local(t, "user", test.RandomData(uint64(122+i), 3000)), fuse+"/"+names[i])
 	}
 	test.Run(t, "cmp", fuse+"/f", fuse+"/g")
+	got := strings.Fields(test.Run(t, "ls", "-A", fuse))
+	sort.Strings(got)
+	if strings.Join(got, " ") != ".radoscp-2.g .radoscp-3.g .radoscp.g f g" {
+		t.Fatalf("the directory holds %v: want the user's three files, f and g, and no staging file", got)
+	}
 }
 
 // A staging file an older radoscp left, marked with the xattr
