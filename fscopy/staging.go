@@ -122,10 +122,10 @@ func isStagingName(name string) bool {
 	return strings.HasPrefix(tag, "-") && err == nil && tag == "-"+strconv.Itoa(k) && k >= 2 && k <= stagingNames
 }
 
-// stagingMarked reports whether the regular file p, of stat st, carries the mark
-// of a staging file of destination base ("" for any): stagingMode, or an
-// older radoscp's xattrStaging naming base (and name p's base a staging
-// name of it).
+// stagingMarked reports whether the regular file p, of stat st, carries
+// the mark of a staging file of destination base ("" for any):
+// stagingMode, or an older radoscp's xattrStaging naming base (and name
+// p's base a staging name of it).
 func (c *Copier) stagingMarked(p string, st cephfs.Stat, base string) bool {
 	if !st.IsRegular() {
 		return false
@@ -197,8 +197,9 @@ func ownsStaging(file *cephfs.File, base string) error {
 // markStaging marks a new staging file, once it is locked (see above),
 // and waits until the MDS has the mark: held only by this client, it would
 // be lost with it, and a killed copy's staging file, unmarked, could be
-// neither resumed nor removed. The wait is a cap flush, which the MDS
-// takes in its stride, not a request.
+// neither resumed nor removed. The wait is a cap flush, not a request:
+// measured, about 0.3 ms of MDS CPU a file, where the xattr's set and
+// removal cost about 1 ms (docs/benchmarks.md).
 func markStaging(file *cephfs.File) error {
 	if err := file.Chmod(stagingMode); err != nil {
 		return err
