@@ -198,7 +198,7 @@ func ownsStaging(file *cephfs.File, base string) error {
 // and waits until the MDS has the mark: held only by this client, it would
 // be lost with it, and a killed copy's staging file, unmarked, could be
 // neither resumed nor removed. The wait is a cap flush, not a request:
-// measured, about 0.3 ms of MDS CPU a file, where the xattr's set and
+// measured, 0.3-0.5 ms of MDS CPU a file, where the xattr's set and
 // removal cost about 1 ms (docs/benchmarks.md).
 func markStaging(file *cephfs.File) error {
 	if err := file.Chmod(stagingMode); err != nil {
