@@ -89,77 +89,83 @@ func TestStagingFileMarkedByMode(t *testing.T) {
 
 // Files at a staging name whose mode is near the mark's, the user's, are
 // left alone: the copy takes the next staging name, and each keeps its
-// inode, mode and data.
+// inode, mode and data. On a copier client that is fast and one whose OSD
+// replies are slow.
 func TestNearlyMarkedUserFilesLeftAlone(t *testing.T) {
-	e := newEnv(t)
-	fuse := test.FuseMount(t) + e.dir
-	data := test.RandomData(121, 9<<20+17)
-	e.write(t, e.path("f"), nil, 0o644, map[uint64][]byte{0: data})
-	names := []string{".radoscp.g", ".radoscp-2.g", ".radoscp-3.g"}
-	for i, mode := range []uint32{0o1644, 0o600, 0o1700} {
-		e.write(t, e.path(names[i]), nil, 0o644, map[uint64][]byte{0: test.RandomData(uint64(122+i), 3000)})
-		if err := e.other.Chmod(e.path(names[i]), mode); err != nil {
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		fuse := test.FuseMount(t) + e.dir
+		data := test.RandomData(121, 9<<20+17)
+		e.write(t, e.path("f"), nil, 0o644, map[uint64][]byte{0: data})
+		names := []string{".radoscp.g", ".radoscp-2.g", ".radoscp-3.g"}
+		for i, mode := range []uint32{0o1644, 0o600, 0o1700} {
+			e.write(t, e.path(names[i]), nil, 0o644, map[uint64][]byte{0: test.RandomData(uint64(122+i), 3000)})
+			if err := e.other.Chmod(e.path(names[i]), mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := test.Run(t, "stat", "-c", "%n %i %a %s", fuse+"/"+names[0], fuse+"/"+names[1], fuse+"/"+names[2])
+		var reports []fscopy.Report
+		if _, err := mountCopier(t, slow).copier(t, fscopy.Options{Resume: true}, &reports).Copy(ctx, e.path("f"), e.path("g"), false); err != nil {
 			t.Fatal(err)
 		}
-	}
-	before := test.Run(t, "stat", "-c", "%n %i %a %s", fuse+"/"+names[0], fuse+"/"+names[1], fuse+"/"+names[2])
-	var reports []fscopy.Report
-	if _, err := e.copier(t, fscopy.Options{Resume: true}, &reports).Copy(ctx, e.path("f"), e.path("g"), false); err != nil {
-		t.Fatal(err)
-	}
-	if r := reports[0]; r.Resumed || r.Reason != "" {
-		t.Fatalf("the copy took a user's file for a leftover: resumed %v, reason %q", r.Resumed, r.Reason)
-	}
-	if after := test.Run(t, "stat", "-c", "%n %i %a %s", fuse+"/"+names[0], fuse+"/"+names[1], fuse+"/"+names[2]); after != before {
-		t.Fatalf("the user's files (name, inode, mode, size) before the copy:\n%safter:\n%s", before, after)
-	}
-	for i := range names {
-		test.Run(t, "cmp", local(t, "user", test.RandomData(uint64(122+i), 3000)), fuse+"/"+names[i])
-	}
-	test.Run(t, "cmp", fuse+"/f", fuse+"/g")
-	got := strings.Fields(test.Run(t, "ls", "-A", fuse))
-	sort.Strings(got)
-	if strings.Join(got, " ") != ".radoscp-2.g .radoscp-3.g .radoscp.g f g" {
-		t.Fatalf("the directory holds %v: want the user's three files, f and g, and no staging file", got)
-	}
+		if r := reports[0]; r.Resumed || r.Reason != "" {
+			t.Fatalf("the copy took a user's file for a leftover: resumed %v, reason %q", r.Resumed, r.Reason)
+		}
+		if after := test.Run(t, "stat", "-c", "%n %i %a %s", fuse+"/"+names[0], fuse+"/"+names[1], fuse+"/"+names[2]); after != before {
+			t.Fatalf("the user's files (name, inode, mode, size) before the copy:\n%safter:\n%s", before, after)
+		}
+		for i := range names {
+			test.Run(t, "cmp", local(t, "user", test.RandomData(uint64(122+i), 3000)), fuse+"/"+names[i])
+		}
+		test.Run(t, "cmp", fuse+"/f", fuse+"/g")
+		got := strings.Fields(test.Run(t, "ls", "-A", fuse))
+		sort.Strings(got)
+		if strings.Join(got, " ") != ".radoscp-2.g .radoscp-3.g .radoscp.g f g" {
+			t.Fatalf("the directory holds %v: want the user's three files, f and g, and no staging file", got)
+		}
+	})
 }
 
 // A staging file an older radoscp left, marked with the xattr
 // user.radoscp.staging, is still one: --resume continues it, and the copy
-// put in place carries neither mark.
+// put in place carries neither mark. The resuming client is fast, then
+// slow.
 func TestLegacyMarkedStagingResumed(t *testing.T) {
-	e := newEnv(t)
-	fuse := test.FuseMount(t) + e.dir
-	data := test.RandomData(125, 20<<20+99)
-	e.write(t, e.path("f"), nil, 0o640, map[uint64][]byte{0: data})
-	in := faults.New(1, faults.Rule{Kind: faults.Copy, Nth: 3, Errno: syscall.EIO})
-	if _, err := e.copier(t, fscopy.Options{WrapObjects: in.Wrap, Copy: copyOpts(1)}, nil).Copy(ctx, e.path("f"), e.path("g"), false); !errors.Is(err, store.ErrIO) {
-		t.Fatalf("copy with a failing copy-from: %v", err)
-	}
-	if in.Hits() == 0 {
-		t.Fatal("the copy-from fault never landed")
-	}
-	staging := e.path(".radoscp.g")
-	if mode := strings.TrimSpace(test.Run(t, "stat", "-c", "%a", fuse+"/.radoscp.g")); mode != "1600" {
-		t.Fatalf("the failed copy's staging file has mode %s, want the mark 1600", mode)
-	}
-	// As radoscp before 2026-12-05 left it.
-	if err := e.other.Chmod(staging, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := e.other.SetXattr(staging, "user.radoscp.staging", []byte("g"), 0); err != nil {
-		t.Fatal(err)
-	}
-	var reports []fscopy.Report
-	if _, err := e.copier(t, fscopy.Options{Resume: true}, &reports).Copy(ctx, e.path("f"), e.path("g"), false); err != nil {
-		t.Fatal(err)
-	}
-	if r := reports[0]; !r.Resumed || r.ResumedFrom == 0 {
-		t.Fatalf("the rerun did not resume the older radoscp's staging file: %+v", r)
-	}
-	test.Run(t, "cmp", fuse+"/f", fuse+"/g")
-	if x := fuseXattrs(t, fuse+"/g"); strings.Contains(x, "radoscp") {
-		t.Fatalf("the copy put in place carries radoscp's xattrs:\n%s", x)
-	}
-	e.assertSameMeta(t, e.path("f"), e.path("g"))
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		fuse := test.FuseMount(t) + e.dir
+		data := test.RandomData(125, 20<<20+99)
+		e.write(t, e.path("f"), nil, 0o640, map[uint64][]byte{0: data})
+		in := faults.New(1, faults.Rule{Kind: faults.Copy, Nth: 3, Errno: syscall.EIO})
+		if _, err := e.copier(t, fscopy.Options{WrapObjects: in.Wrap, Copy: copyOpts(1)}, nil).Copy(ctx, e.path("f"), e.path("g"), false); !errors.Is(err, store.ErrIO) {
+			t.Fatalf("copy with a failing copy-from: %v", err)
+		}
+		if in.Hits() == 0 {
+			t.Fatal("the copy-from fault never landed")
+		}
+		staging := e.path(".radoscp.g")
+		if mode := strings.TrimSpace(test.Run(t, "stat", "-c", "%a", fuse+"/.radoscp.g")); mode != "1600" {
+			t.Fatalf("the failed copy's staging file has mode %s, want the mark 1600", mode)
+		}
+		// As radoscp before 2026-12-05 left it.
+		if err := e.other.Chmod(staging, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.other.SetXattr(staging, "user.radoscp.staging", []byte("g"), 0); err != nil {
+			t.Fatal(err)
+		}
+		var reports []fscopy.Report
+		if _, err := mountCopier(t, slow).copier(t, fscopy.Options{Resume: true}, &reports).Copy(ctx, e.path("f"), e.path("g"), false); err != nil {
+			t.Fatal(err)
+		}
+		if r := reports[0]; !r.Resumed || r.ResumedFrom == 0 {
+			t.Fatalf("the rerun did not resume the older radoscp's staging file: %+v", r)
+		}
+		test.Run(t, "cmp", fuse+"/f", fuse+"/g")
+		if x := fuseXattrs(t, fuse+"/g"); strings.Contains(x, "radoscp") {
+			t.Fatalf("the copy put in place carries radoscp's xattrs:\n%s", x)
+		}
+		e.assertSameMeta(t, e.path("f"), e.path("g"))
+	})
 }
