@@ -229,7 +229,7 @@ func (p *deletions) kept(d targetDir, s string, e cephfs.Entry) bool {
 	defer child.Release()
 	switch {
 	case st.IsRegular():
-		if st.Perm() == stagingMode {
+		if modeMarked(st) {
 			return isStagingName(e.Name)
 		}
 		mark, err := child.GetXattr(xattrStaging) // an older radoscp's mark

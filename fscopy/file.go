@@ -94,7 +94,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	if err != nil {
 		return err
 	}
-	sl, err := c.sourceLayout(sf, sst)
+	sl, read, err := c.sourceLayout(sf, sst)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func (c *Copier) copyFile(ctx context.Context, src, dst string, placed map[strin
 	}
 	source := radoscp.Source{Objects: srcPool, Layout: sl.Layout, Names: layout.CephFS(sst.Ino), Size: sst.Size}
 	from := d.EOF()
-	r.Result, err = c.engine.Copy(ctx, source, from, d, from, sst.Size-from, c.opts.Copy)
+	r.Result, err = c.engine.Copy(ctx, read.source(source), from, d, from, sst.Size-from, c.opts.Copy)
 	if err != nil {
 		if d.EOF() == 0 || d.Unrecorded() {
 			// Nothing to resume (or, a one-object copy, nothing a

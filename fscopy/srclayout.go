@@ -1,10 +1,12 @@
 package fscopy
 
 import (
+	"cmp"
 	"path"
 
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/store"
 )
 
 // sourceLayout is the layout of the source file src (stat sst, taken
@@ -25,28 +27,59 @@ import (
 // fails (object 0 absent or empty: a sparse file, or another namespace),
 // and for every file of more objects, the vxattr is read. A file with no
 // data reads no objects: its namespace is never used.
-func (c *Copier) sourceLayout(src *srcFile, sst cephfs.Stat) (cephfs.FileLayout, error) {
+//
+// The proof of a file of at most one chunk is a read of its data, which
+// is returned: the copy's read of object 0 is answered from it (object0),
+// so the proof costs no round trip to the OSDs of its own.
+func (c *Copier) sourceLayout(src *srcFile, sst cephfs.Stat) (cephfs.FileLayout, *object0, error) {
 	dir := path.Dir(src.path)
 	cached, err := src.cachedLayout()
 	if err != nil || !oneObject(sst.Size, cached.Layout) {
-		return c.srcLayouts.read(dir, src.layout)
+		fl, err := c.srcLayouts.read(dir, src.layout)
+		return fl, nil, err
 	}
+	var read *object0 // what the last proof read, if it proved its layout
 	proven := func(have cephfs.FileLayout) bool {
-		return have.Layout == cached.Layout && have.Pool == cached.Pool && c.holdsData(have, sst)
+		read = nil
+		if have.Layout != cached.Layout || have.Pool != cached.Pool {
+			return false
+		}
+		ok, r := c.holdsData(have, sst)
+		read = r
+		return ok
 	}
-	return c.srcLayouts.get(dir, proven, src.layout)
+	fl, err := c.srcLayouts.get(dir, proven, src.layout)
+	if err != nil {
+		return fl, nil, err
+	}
+	return fl, read, nil
 }
 
 // holdsData reports whether the file of stat sst has no data, or its
-// object 0 holds data in the pool and namespace of l.
-func (c *Copier) holdsData(l cephfs.FileLayout, sst cephfs.Stat) bool {
+// object 0 holds data in the pool and namespace of l. A file of at most
+// one chunk is proven by reading its data, returned with the answer; a
+// larger one, or a pinned copy's (whose reads must all follow its pins),
+// by a stat.
+func (c *Copier) holdsData(l cephfs.FileLayout, sst cephfs.Stat) (bool, *object0) {
 	if sst.Size == 0 {
-		return true
+		return true, nil
 	}
 	objs, err := c.pool(l, sst.Snap)
 	if err != nil {
-		return false
+		return false, nil
 	}
-	st, err := objs.Stat(layout.CephFS(sst.Ino).ObjectName(0))
-	return err == nil && st.Size > 0
+	oid := layout.CephFS(sst.Ino).ObjectName(0)
+	if sst.Size > c.chunk() || c.opts.Copy.PinSource {
+		st, err := objs.Stat(oid)
+		return err == nil && st.Size > 0, nil
+	}
+	buf := make([]byte, sst.Size)
+	n, err := objs.Read(oid, buf, 0)
+	if err != nil || n == 0 {
+		return false, nil
+	}
+	return true, &object0{oid: oid, data: buf[:n], ended: n < len(buf)}
 }
+
+// chunk is the most one client read of the copy carries.
+func (c *Copier) chunk() uint64 { return cmp.Or(c.opts.Copy.Chunk, store.DefaultChunk) }

@@ -3,9 +3,11 @@ package fscopy_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/radoscp/radoscp/fscopy"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -126,4 +128,69 @@ func TestSourceLayoutNotReadPerFile(t *testing.T) {
 	for name, want := range data {
 		assertEqual(t, name, e.read(t, e.path("dst2", name)), want)
 	}
+}
+
+// sourceReads counts the stats and reads of the objects named in oids.
+type sourceReads struct {
+	oids map[string]bool
+
+	mu           sync.Mutex
+	stats, reads int
+}
+
+func (s *sourceReads) wrap(o store.Objects) store.Objects { return &countedReads{Objects: o, s: s} }
+
+type countedReads struct {
+	store.Objects
+	s *sourceReads
+}
+
+func (c *countedReads) Stat(oid string) (store.ObjectStat, error) {
+	if c.s.oids[oid] {
+		c.s.mu.Lock()
+		c.s.stats++
+		c.s.mu.Unlock()
+	}
+	return c.Objects.Stat(oid)
+}
+
+func (c *countedReads) Read(oid string, buf []byte, off uint64) (int, error) {
+	if c.s.oids[oid] {
+		c.s.mu.Lock()
+		c.s.reads++
+		c.s.mu.Unlock()
+	}
+	return c.Objects.Read(oid, buf, off)
+}
+
+// A tree of one-object files in one directory, copied many at once: each
+// file's object is read once and never stat'ed. The read that proves a
+// file's pool namespace (sourceLayout) is the copy's own read, not a
+// round trip to the OSDs before it. Read back through ceph-fuse.
+func TestSourceProofIsTheCopysRead(t *testing.T) {
+	fuse := test.FuseMount(t)
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		src := e.path("src")
+		e.mkdirs(t, src)
+		const files = 24
+		counted := &sourceReads{oids: map[string]bool{}}
+		for i := range files {
+			p := fmt.Sprintf("%s/f%02d", src, i)
+			e.write(t, p, nil, 0o644, map[uint64][]byte{0: test.RandomData(uint64(300+i), 1000+700*i)})
+			st, err := e.fs.Lstat(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counted.oids[fmt.Sprintf("%x.00000000", st.Ino)] = true
+		}
+		c := mountCopier(t, slow).copier(t, fscopy.Options{Copy: copyOpts(4), WrapObjects: counted.wrap}, nil)
+		if _, err := c.Copy(ctx, src, e.path("dst"), true); err != nil {
+			t.Fatal(err)
+		}
+		test.Run(t, "diff", "-r", fuse+src, fuse+e.path("dst"))
+		if counted.stats != 0 || counted.reads != files {
+			t.Fatalf("%d files of one object: %d stats and %d reads of their objects, want none and one each", files, counted.stats, counted.reads)
+		}
+	})
 }

@@ -56,6 +56,9 @@ const stagingNames = 8
 // sticky bit, meaningless on a file, and the owner's read and write).
 const stagingMode = 0o1600
 
+// modeMarked reports whether st's mode is the staging mark.
+func modeMarked(st cephfs.Stat) bool { return st.Perm() == stagingMode }
+
 // xattrStaging marked the staging files of radoscp before 2026-12-05; its
 // value is the destination's name.
 const xattrStaging = "user.radoscp.staging"
@@ -130,7 +133,7 @@ func (c *Copier) stagingMarked(p string, st cephfs.Stat, base string) bool {
 	if !st.IsRegular() {
 		return false
 	}
-	if st.Perm() == stagingMode {
+	if modeMarked(st) {
 		return true
 	}
 	mark, err := c.fs.GetXattr(p, xattrStaging)
@@ -185,7 +188,7 @@ func ownsStaging(file *cephfs.File, base string) error {
 	if !st.IsRegular() || st.Nlink != 1 {
 		return errNotStaging
 	}
-	if st.Perm() == stagingMode {
+	if modeMarked(st) {
 		return nil
 	}
 	if mark, err := file.GetXattr(xattrStaging); err != nil || string(mark) != base {
@@ -213,7 +216,7 @@ func markStaging(file *cephfs.File) error {
 // is marked throughout.
 func adoptStaging(file *cephfs.File) error {
 	st, err := file.Stat()
-	if err != nil || st.Perm() == stagingMode {
+	if err != nil || modeMarked(st) {
 		return err
 	}
 	if err := markStaging(file); err != nil {
