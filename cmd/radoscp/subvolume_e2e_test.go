@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	endian "encoding/binary"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path"
@@ -12,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/test"
 )
 
@@ -222,7 +227,12 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 			run := startCmd(t, delayEnv(0.2), "subvolume", "clone", "-c", c.conf, "--files", "1", "--window", "1", "--no-progress", "--json",
 				"cephfs", name, e.snap, target)
 			// Mid-copy: two big files copied in the staging directory,
-			// a third at its final name and not yet complete.
+			// a third at its final name and not yet complete: made, its
+			// one object not yet written. That is read at the OSDs: a
+			// stat through ceph-fuse would wait for the copy's write
+			// (the writer's caps) and see it whole. An object found
+			// proves the inodes and the pool right.
+			data := test.OpenPool(t, conf, "cephfs_data")
 			var staging string
 			waitFor(t, run, 2*time.Minute, "a clone half done, a file copied at its final name", func() bool {
 				if staging == "" {
@@ -232,14 +242,17 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 					}
 					staging = fuse + strings.TrimSpace(string(out)) + "/.radoscp.clone"
 				}
-				big, _ := filepath.Glob(staging + "/a/d/big*")
-				partial := false
-				for _, p := range big {
-					if st, err := os.Lstat(p); err == nil && st.Size() < 4194304 {
-						partial = true
+				big, written, unwritten := 0, false, false
+				for name, ino := range dirInodes(staging + "/a/d") {
+					if !strings.HasPrefix(name, "big") {
+						continue
 					}
+					big++
+					_, err := data.Stat(fmt.Sprintf("%x.00000000", ino))
+					written = written || err == nil
+					unwritten = unwritten || errors.Is(err, store.ErrNotFound)
 				}
-				return len(big) >= 3 && partial
+				return big >= 3 && written && unwritten
 			})
 			run.cmd.Process.Signal(sig)
 			ended := run.wait(t, time.Minute)
@@ -447,6 +460,32 @@ func TestE2ESubvolumeCloneGroupsAndPool(t *testing.T) {
 		out, _ := exec.Command("getfattr", "--only-values", "-n", c.name, fuse+info.Path+c.path).Output()
 		if !strings.HasSuffix(string(out), "pool=cephfs_data2") {
 			t.Errorf("getfattr -n %s of the clone%s: %q; want pool cephfs_data2", c.name, c.path, out)
+		}
+	}
+}
+
+// dirInodes is dir's entries and their inode numbers as readdir gives
+// them (getdents64), with no stat of any entry; nil if dir cannot be read.
+func dirInodes(dir string) map[string]uint64 {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	inodes := map[string]uint64{}
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := syscall.Getdents(int(f.Fd()), buf)
+		if err != nil || n <= 0 {
+			return inodes
+		}
+		// struct linux_dirent64: ino (8 bytes), off (8), reclen (2),
+		// type (1), then the name, NUL-terminated.
+		for b := buf[:n]; len(b) >= 19; {
+			reclen := endian.NativeEndian.Uint16(b[16:18])
+			name := b[19:reclen]
+			inodes[string(name[:bytes.IndexByte(name, 0)])] = endian.NativeEndian.Uint64(b[0:8])
+			b = b[reclen:]
 		}
 	}
 }
