@@ -633,7 +633,14 @@ cmd_stop_daemon() {
 	unwant "$name"
 	kill -"$sig" "$pid"
 	for ((i = 0; i < 300; i++)); do
-		is_ours "$pid" || return 0
+		if ! is_ours "$pid"; then
+			# A daemon killed leaves its pid file behind, and a later
+			# process of this cluster given the same pid (a ceph CLI
+			# call, which names this ceph.conf too) would pass for it:
+			# start-daemon would find it "already running".
+			rm -f "$dir/run/$name.pid"
+			return 0
+		fi
 		# An MDS keeps nothing locally (its journal is in RADOS), and its
 		# shutdown can hang after a failover: give it 5 s, then KILL.
 		if ((i == 50)) && [[ $name == mds.* ]]; then
