@@ -37,7 +37,8 @@ type Options struct {
 	// data still run serially.
 	Auto      bool
 	MaxWindow int
-	// Chunk bounds each client read-and-write; 0 means store.DefaultChunk.
+	// Chunk bounds each client read-and-write; 0 means store.DefaultChunk
+	// (ChunkSize).
 	Chunk uint64
 	// OffloadOnly fails a copy that would move data through the client.
 	OffloadOnly bool
@@ -124,10 +125,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		// the file; one at a time, nothing is written past a failure.
 		width, res.Serial = 1, true
 	}
-	chunk := o.Chunk
-	if chunk == 0 {
-		chunk = store.DefaultChunk
-	}
+	chunk := o.ChunkSize()
 	// The objects the copy spans, about: what an automatic window's
 	// default cap scales with.
 	objects := (length + src.Layout.ObjectSize - 1) / max(src.Layout.ObjectSize, 1)
@@ -207,3 +205,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	res.Elapsed = time.Since(start)
 	return res, err
 }
+
+// ChunkSize is the most one client read or write of a copy carries: Chunk,
+// or store.DefaultChunk when it is 0.
+func (o Options) ChunkSize() uint64 { return cmp.Or(o.Chunk, store.DefaultChunk) }

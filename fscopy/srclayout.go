@@ -1,12 +1,10 @@
 package fscopy
 
 import (
-	"cmp"
 	"path"
 
 	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/layout"
-	"github.com/radoscp/radoscp/store"
 )
 
 // sourceLayout is the layout of the source file src (stat sst, taken
@@ -69,7 +67,7 @@ func (c *Copier) holdsData(l cephfs.FileLayout, sst cephfs.Stat) (bool, *object0
 		return false, nil
 	}
 	oid := layout.CephFS(sst.Ino).ObjectName(0)
-	if sst.Size > c.chunk() || c.opts.Copy.PinSource {
+	if sst.Size > c.opts.Copy.ChunkSize() || c.opts.Copy.PinSource {
 		st, err := objs.Stat(oid)
 		return err == nil && st.Size > 0, nil
 	}
@@ -80,6 +78,3 @@ func (c *Copier) holdsData(l cephfs.FileLayout, sst cephfs.Stat) (bool, *object0
 	}
 	return true, &object0{oid: oid, data: buf[:n], ended: n < len(buf)}
 }
-
-// chunk is the most one client read of the copy carries.
-func (c *Copier) chunk() uint64 { return cmp.Or(c.opts.Copy.Chunk, store.DefaultChunk) }
