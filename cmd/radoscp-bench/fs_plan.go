@@ -38,7 +38,7 @@ func onlyForFSScenario(f benchFlags, changed func(string) bool) error {
 	}
 	for _, name := range []string{"source-files", "file-size", "files-at-once", "fs", "fs-dir", "tree-source", "keep-copies"} {
 		if changed(name) {
-			return fmt.Errorf("--%s applies to --scenario cephfs, smallfiles and tree only", name)
+			return fmt.Errorf("--%s applies to --scenario cephfs, smallfiles, smallfiles-2ms and tree only", name)
 		}
 	}
 	return nil

@@ -31,7 +31,11 @@ type benchResult struct {
 	// (--delay-clock: fine or coarse); empty without one, and in results
 	// from before the option, which were all coarse.
 	DelayClock string `json:"delay_clock,omitempty"`
-	Repeat     int    `json:"repeat"`
+	// DelayType is the daemons whose replies were delayed
+	// (--inject-delay-type: "osd" or "mds osd"); empty without a delay,
+	// and in results from before the field, which delayed the OSDs'.
+	DelayType string `json:"inject_delay_type,omitempty"`
+	Repeat    int    `json:"repeat"`
 	// PinSource is set when radoscp's contenders pinned each source
 	// object's version (--pin-source, radoscp cp's default). Results
 	// from before the field existed were taken without.

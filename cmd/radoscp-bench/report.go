@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -145,7 +146,7 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 		}
 		fmt.Fprintf(&b, "#### %s\n\n`radoscp-bench run --scenario %s`", title, r.Scenario)
 		if r.InjectDelayS > 0 {
-			fmt.Fprintf(&b, " (client option `ms_inject_delay_max=%g`)", r.InjectDelayS)
+			fmt.Fprintf(&b, " (client options `ms_inject_delay_max=%g`, `ms_inject_delay_type=%s`)", r.InjectDelayS, cmp.Or(r.DelayType, "osd"))
 		}
 		switch {
 		case r.Anchor != "":

@@ -66,7 +66,10 @@ each of --files-at-once and --windows, default 1,16) and auto (fscopy with
 --window auto). Every copy is compared with its source on the first repeat.
 
 --scenario smallfiles (--source-files files of 4-64 KiB in nested
-directories, 5,000 by default) and --scenario tree (a copy of the local
+directories, 5,000 by default), --scenario smallfiles-2ms (1,000 of them,
+the replies of the MDS and the OSDs to every contender's client delayed up
+to 2 ms: --inject-osd-delay 2ms --inject-delay-type "mds osd") and
+--scenario tree (a copy of the local
 --tree-source, /usr/include by default, staged into CephFS) copy a tree of
 small files with fixed contenders: radoscp cp -r with its defaults, the
 clone anchor at 1 and 4 files at once (mode, owner and times kept, as
@@ -158,7 +161,7 @@ unless --keep.`,
 			return err
 		}
 		if res.InjectDelayS = f.injectDelay.Seconds(); f.injectDelay > 0 {
-			res.DelayClock = f.delayClock
+			res.DelayClock, res.DelayType = f.delayClock, f.injectDelayType
 		}
 		if cfg.JSON {
 			if err := json.NewEncoder(cmd.OutOrStdout()).Encode(res); err != nil {

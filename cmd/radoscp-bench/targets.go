@@ -149,10 +149,20 @@ func allAtOnceTargets(results []benchResult) []string {
 			window     int
 			goal       float64
 		}{{"window 16", "offload", 16, 12}, {"auto", "auto", 0, 15}} {
-			if row, ok := find(r.Rows, c.mode, c.window); ok && row.SpeedUp > 0 {
-				out = append(out, fmt.Sprintf("Latency-bound (latency20, pinned=%t), %s at least %.0fx window 1: %.2fx, **%s**.",
-					r.PinSource, c.name, c.goal, row.SpeedUp, verdict(row.SpeedUp >= c.goal)))
+			row, ok := find(r.Rows, c.mode, c.window)
+			if !ok || row.SpeedUp == 0 {
+				continue
 			}
+			// The goal is the whole process's (start, connect, copy,
+			// shutdown); results from before the process was timed have
+			// the copy's alone.
+			w1, _ := find(r.Rows, "offload", 1)
+			speed, what := row.SpeedUp, "the copy alone"
+			if row.ProcessSeconds > 0 && w1.ProcessSeconds > 0 {
+				speed, what = w1.ProcessSeconds/row.ProcessSeconds, fmt.Sprintf("whole process; the copy alone %.2fx", row.SpeedUp)
+			}
+			out = append(out, fmt.Sprintf("Latency-bound (latency20, pinned=%t), %s at least %.0fx window 1: %.2fx (%s), **%s**.",
+				r.PinSource, c.name, c.goal, speed, what, verdict(speed >= c.goal)))
 		}
 	}
 	for _, r := range results {

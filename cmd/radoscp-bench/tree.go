@@ -6,20 +6,25 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/shard"
 )
 
 // The tree scenarios copy a directory tree of small files in CephFS:
-// smallfiles (generated files of 4-64 KiB in nested directories) and tree
-// (a copy of a real system directory, /usr/include by default, staged
-// into CephFS by the scenario). Their contenders are radoscp cp -r with
+// smallfiles (generated files of 4-64 KiB in nested directories),
+// smallfiles-2ms (1,000 of them behind a network: the replies of the MDS
+// and the OSDs to every contender's client delayed up to 2 ms, the
+// small-file issue's table) and tree (a copy of a real system directory,
+// /usr/include by default, staged into CephFS by the scenario). Their contenders are radoscp cp -r with
 // its defaults, the clone anchor (one file at a time, and 4 at once as
 // ceph-mgr runs 4 clones by default) and cp -a through a ceph-fuse mount.
 var treeScenarios = []scenario{
 	{name: "smallfiles", title: "small files: %d files of 4-64 KiB in nested directories", objects: 5000, cephfs: true},
+	{name: "smallfiles-2ms", title: "small files behind a network: %d files of 4-64 KiB in nested directories, MDS and OSD replies delayed up to 2 ms", objects: 1000, delay: 2 * time.Millisecond, cephfs: true},
 	{name: "tree", title: "a real tree: %s copied into CephFS", cephfs: true},
 }
 
@@ -44,10 +49,25 @@ const treeAnchor = "the clone anchor one file at a time (ceph-mgr's subvolume cl
 
 // applyTreeScenario presets a tree scenario; flags set explicitly win.
 func applyTreeScenario(f *benchFlags, sc scenario, changed func(string) bool) {
-	f.cephfs, f.tree = true, sc.name
+	f.cephfs, f.tree = true, treeKind(sc.name)
 	if !changed("source-files") {
 		f.sourceFiles = sc.objects
 	}
+	if sc.delay > 0 && !changed("inject-osd-delay") {
+		f.injectDelay = sc.delay
+		if !changed("inject-delay-type") {
+			f.injectDelayType = "mds osd" // a CephFS client's network
+		}
+	}
+}
+
+// treeKind is what a tree scenario's source is: "tree" (a copy of a local
+// directory) or "smallfiles" (generated).
+func treeKind(scenario string) string {
+	if scenario == "tree" {
+		return "tree"
+	}
+	return "smallfiles"
 }
 
 // treeInfo is what a tree scenario's source held.
@@ -79,7 +99,7 @@ func parseTreeBench(f benchFlags) (benchPlan, error) {
 		return p, fmt.Errorf("--fs-dir %q: expected an absolute path below the root, such as /bench", f.fsDir)
 	}
 	if f.plot != "" {
-		return p, fmt.Errorf("--plot %q: the %s scenario has no window sweep to plot", f.plot, f.tree)
+		return p, fmt.Errorf("--plot %q: the %s scenario has no window sweep to plot", f.plot, f.scenario)
 	}
 	if f.one != "" {
 		c, err := parseContender(f.one)
@@ -124,11 +144,15 @@ func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan ben
 	}
 	res.Tree = &treeInfo{Source: f.treeSource, Files: st.files, Symlinks: st.symlinks, Dirs: st.dirs, Bytes: st.bytes}
 	res.Files = st.files
+	i := slices.IndexFunc(treeScenarios, func(s scenario) bool { return s.name == f.scenario })
+	if i < 0 { // not run as a scenario: the generated files' title
+		i = 0
+	}
 	if f.tree == "smallfiles" {
 		res.Tree.Source = ""
-		res.Title = fmt.Sprintf(treeScenarios[0].title, st.files)
+		res.Title = fmt.Sprintf(treeScenarios[i].title, st.files)
 	} else {
-		res.Title = fmt.Sprintf(treeScenarios[1].title, f.treeSource)
+		res.Title = fmt.Sprintf(treeScenarios[i].title, f.treeSource)
 	}
 	runs, verified, err := runFSContenders(ctx, mnt, cfg, f, plan, func(dst string) error {
 		got, _, err := digestTree(mnt.fs, dst)
@@ -199,14 +223,14 @@ func onlyForTreeScenarios(f benchFlags, changed func(string) bool) error {
 	if f.tree == "" {
 		for _, name := range []string{"tree-source", "keep-copies"} {
 			if changed(name) {
-				return fmt.Errorf("--%s applies to --scenario smallfiles and tree only", name)
+				return fmt.Errorf("--%s applies to --scenario smallfiles, smallfiles-2ms and tree only", name)
 			}
 		}
 		return nil
 	}
 	for _, name := range []string{"file-size", "files-at-once", "windows", "modes"} {
 		if changed(name) {
-			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded by path and by directory, and into an existing directory)", name, f.tree)
+			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded by path and by directory, and into an existing directory)", name, f.scenario)
 		}
 	}
 	if f.tree == "tree" && changed("source-files") {
