@@ -136,6 +136,7 @@ func New(engine *radoscp.Engine, conn *rados.Conn, fs *cephfs.FS, opts Options, 
 	}
 	c := &Copier{engine: engine, conn: conn, fs: fs, opts: opts, report: report, pools: map[poolKey]*rados.Pool{},
 		snaps: map[string]*snapshot{}}
+	c.dirLayouts.passes, c.srcLayouts.passes = c.hasNoLayout, anyDir
 	c.noteMDS()
 	return c
 }

@@ -37,13 +37,19 @@ type dirAttrs struct {
 	layout, maxBytes, maxFiles string
 }
 
-// readDirAttrs reads the layout and quotas set on directory src: two
-// requests to the MDS.
+// readDirAttrs reads the layout and quotas set on directory src: one
+// request to the MDS for the quotas, and one for the layout only when the
+// client's cache says src has one of its own (hasNoLayout: the listing
+// that found src brought it; a layout set after that listing is missed,
+// as one set after the read would be). The vxattr gives the namespace,
+// which the cache does not.
 func (c *Copier) readDirAttrs(src string) (dirAttrs, error) {
 	var a dirAttrs
 	var err error
-	if a.layout, err = c.readVxattr(src, xattrDirLayout); err != nil {
-		return a, err
+	if !c.hasNoLayout(src) {
+		if a.layout, err = c.readVxattr(src, xattrDirLayout); err != nil {
+			return a, err
+		}
 	}
 	if a.maxBytes, a.maxFiles, err = c.readQuota(src); err != nil {
 		return a, err

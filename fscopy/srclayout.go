@@ -16,7 +16,8 @@ import (
 // The client has the layout in its cache, but gives its striping and
 // pool only (cephfs.FS.CachedLayout), not its namespace. So for a file of
 // one object, where a file's layout most often is the one the previous
-// file read in the same directory had, that namespace is taken, and then
+// file read in the same directory had (or, for a directory's first, the
+// files of its nearest ancestor), that namespace is taken, and then
 // proven: the file's object 0 is found there, holding data. A layout can
 // be set only on an empty file that was never truncated, so the objects
 // of a file with data all live where its layout says, and nowhere else
@@ -46,12 +47,25 @@ func (c *Copier) sourceLayout(src *srcFile, sst cephfs.Stat) (cephfs.FileLayout,
 		read = r
 		return ok
 	}
-	fl, err := c.srcLayouts.get(dir, proven, src.layout)
+	// The first file of a directory tries, under the same proof, the
+	// layout remembered for its nearest ancestor: most trees keep one
+	// namespace, so most directories then cost no read.
+	readLayout := func() (cephfs.FileLayout, error) {
+		if have, ok := c.srcLayouts.inherited(dir); ok && proven(have) {
+			return have, nil
+		}
+		return src.layout()
+	}
+	fl, err := c.srcLayouts.get(dir, proven, readLayout)
 	if err != nil {
 		return fl, nil, err
 	}
 	return fl, read, nil
 }
+
+// anyDir lets a source directory's first file try the layout of any
+// ancestor's files: the proof, not the directories between, decides.
+func anyDir(string) bool { return true }
 
 // holdsData reports whether the file of stat sst has no data, or its
 // object 0 holds data in the pool and namespace of l. A file of at most
