@@ -119,15 +119,20 @@ func (m *layoutMemory) lookup(dir string) (cephfs.FileLayout, bool) {
 
 // read reads a file's layout with read and remembers it for dir, and for
 // each ancestor the layout passes up to (the first that does not pass
-// included) that has none remembered.
+// included), as far as the first that has one remembered: what is above
+// that was remembered with it. A read costs so one look at its parent
+// once the tree above is known, not a walk to the root.
 func (m *layoutMemory) read(dir string, read func() (cephfs.FileLayout, error)) (cephfs.FileLayout, error) {
 	fl, err := read()
 	if err != nil {
 		return fl, err
 	}
-	up := []string{}
+	var up []string
 	for d := dir; m.passes != nil && m.passes(d) && path.Dir(d) != d; {
 		d = path.Dir(d)
+		if _, ok := m.lookup(d); ok {
+			break
+		}
 		up = append(up, d)
 	}
 	m.mu.Lock()

@@ -54,6 +54,18 @@ func TestLayoutMemoryThroughPlainDirectories(t *testing.T) {
 		want("inherited("+dir+")", fl, ok, w)
 	}
 
+	// A read below a remembered directory looks no further up than it.
+	looked := map[string]bool{}
+	m.passes = func(d string) bool { looked[d] = true; return passes(d) }
+	remember(m, "/t/c/d/e", inner)
+	for dir, w := range map[string]*cephfs.FileLayout{"/t/c/d": &inner, "/t/c": &inner, "/t": &top} {
+		fl, ok := m.lookup(dir)
+		want("remembered for "+dir+" after /t/c/d/e's read", fl, ok, w)
+	}
+	if looked["/t"] || looked["/"] {
+		t.Errorf("a read in /t/c/d/e looked at %v: past /t, which was remembered", looked)
+	}
+
 	var none layoutMemory // no passes: each directory its own only
 	remember(&none, "/t/a/b", top)
 	fl, ok = none.lookup("/t/a")
