@@ -196,6 +196,16 @@ mon data avail crit = 1
 # stop. device bytes is the capacity the OSD reports, not memory reserved.
 osd objectstore = memstore
 memstore device bytes = $OSD_BYTES
+# A memstore OSD's operations slow down as its PG logs grow, and with this
+# cluster's few PGs an OSD lets each keep 10,000 entries (300,000 an OSD,
+# osd_target_pg_log_entries_per_osd, over 10-20 PGs): at about 7,000 a PG,
+# 256 copy-froms at once took twice as long as on a new cluster, and each
+# run of a benchmark slowed the next (docs/benchmarks.md, "A test cluster
+# that wears"). Short logs keep every run as fast as the first; nothing
+# here needs a long one (pools are size 1, a restarted memstore OSD is
+# empty and backfills).
+osd max pg log entries = 500
+osd pg log dups tracked = 500
 # Report PG states quickly, so waiting for active+clean is short.
 osd mon report interval = 1
 mgr stats period = 1
