@@ -158,6 +158,12 @@ func renderReport(results []benchResult, plotLink, engine string) string {
 			b.WriteString(", pinning off")
 		}
 		b.WriteString("\n\n")
+		if r.Tree == nil && r.Anchor == "" && r.Machine.Date != "" {
+			// A tree's notes say when it ran; an object scenario says
+			// it here, since docs/bench may hold the scenarios of more
+			// than one run.
+			fmt.Fprintf(&b, "Measured %s; medians of %d runs.\n\n", r.Machine.Date, r.Repeat)
+		}
 		delay := time.Duration(r.InjectDelayS * float64(time.Second))
 		if note := delayNote(delay, time.Duration(r.Machine.CoarseClockNs), r.DelayClock); note != "" {
 			b.WriteString(note + "\n\n")

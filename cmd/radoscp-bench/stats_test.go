@@ -57,13 +57,16 @@ func TestSpeedUpAnchor(t *testing.T) {
 }
 
 // A report of runs without window 1 says so in the targets and draws no
-// line for them, rather than reporting speed-ups over nothing.
+// line for them, rather than reporting speed-ups over nothing; it says
+// when the scenario ran.
 func TestReportWithoutWindow1(t *testing.T) {
 	rows := []benchRow{{Mode: "offload", Window: 16, Seconds: 1, MiBps: 100}, {Mode: "rados-cp", Seconds: 4, MiBps: 25}}
-	res := benchResult{Scenario: "latency10", Rows: rows, PinSource: true}
+	res := benchResult{Scenario: "latency10", Rows: rows, PinSource: true, Repeat: 5,
+		Machine: machineInfo{Date: "2026-12-05T22:54:01Z", CPUs: 2}}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
 	md := renderReport([]benchResult{res}, "", "")
 	for _, want := range []string{
+		"pinning on (`--pin-source`, the default)\n\nMeasured 2026-12-05T22:54:01Z; medians of 5 runs.\n",
 		"(latency10), window 16 at least 8x window 1: window 1 not in the sweep.",
 		"| speed-up vs rados cp loop |",
 		"| radoscp window 16 | 1.000 | 100.0 | 4.00x |",
