@@ -201,9 +201,9 @@ memstore device bytes = $OSD_BYTES
 # osd_target_pg_log_entries_per_osd, over 10-20 PGs): at about 7,000 a PG,
 # 256 copy-froms at once took twice as long as on a new cluster, and each
 # run of a benchmark slowed the next (docs/benchmarks.md, "A test cluster
-# that wears"). Short logs keep every run as fast as the first; nothing
-# here needs a long one (pools are size 1, a restarted memstore OSD is
-# empty and backfills).
+# that wears"). Short logs keep every run as fast as the first. An OSD
+# that was down longer than 500 writes of a PG catches up by backfill
+# rather than from the log: slower, the same objects.
 osd max pg log entries = 500
 osd pg log dups tracked = 500
 # Report PG states quickly, so waiting for active+clean is short.
