@@ -57,16 +57,22 @@ func TestSpeedUpAnchor(t *testing.T) {
 }
 
 // A report of runs without window 1 says so in the targets and draws no
-// line for them, rather than reporting speed-ups over nothing; it says
-// when the scenario ran.
+// line for them, rather than reporting speed-ups over nothing; each
+// scenario, the cephfs one too, says when it ran.
 func TestReportWithoutWindow1(t *testing.T) {
 	rows := []benchRow{{Mode: "offload", Window: 16, Seconds: 1, MiBps: 100}, {Mode: "rados-cp", Seconds: 4, MiBps: 25}}
 	res := benchResult{Scenario: "latency10", Rows: rows, PinSource: true, Repeat: 5,
 		Machine: machineInfo{Date: "2026-12-05T22:54:01Z", CPUs: 2}}
 	res.SpeedUpOver = setSpeedUp(res.Rows)
-	md := renderReport([]benchResult{res}, "", "")
+	fs := benchResult{Scenario: "cephfs", Anchor: treeAnchor, Repeat: 3,
+		Rows:    []benchRow{{Mode: "clone", Files: 1, Seconds: 2}, {Mode: "fscopy", Files: 1, Window: 16, Seconds: 1}},
+		Machine: machineInfo{Date: "2026-12-05T16:35:21Z", CPUs: 2}}
+	fs.SpeedUpOver = setSpeedUp(fs.Rows)
+	md := renderReport([]benchResult{res, fs}, "", "")
 	for _, want := range []string{
-		"pinning on (`--pin-source`, the default)\n\nMeasured 2026-12-05T22:54:01Z; medians of 5 runs.\n",
+		"pinning on (`--pin-source`, the default)\n\nMeasured 2026-12-05T22:54:01Z, 2 CPUs; medians of 5 runs.\n",
+		"`radoscp-bench run --scenario cephfs`\n\nMeasured 2026-12-05T16:35:21Z, 2 CPUs; medians of 3 runs.\n",
+		"Each section says when it ran",
 		"(latency10), window 16 at least 8x window 1: window 1 not in the sweep.",
 		"| speed-up vs rados cp loop |",
 		"| radoscp window 16 | 1.000 | 100.0 | 4.00x |",

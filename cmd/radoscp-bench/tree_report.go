@@ -15,7 +15,7 @@ func writeTreeNotes(b *strings.Builder, r benchResult) {
 	if t.Source != "" {
 		fmt.Fprintf(b, ", staged from the local %s by the scenario", t.Source)
 	}
-	fmt.Fprintf(b, ". Measured %s, %d CPUs; medians of %d runs", r.Machine.Date, r.Machine.CPUs, r.Repeat)
+	b.WriteString(". " + whenRun(r))
 	rows := []string{
 		"`radoscp cp -r` with its defaults (`--files 4`, so up to 32 files of 1 MiB or less at once; `--window 16`)",
 		"the clone anchor (libcephfs reads and writes in 8 MiB chunks, mode, owner and times kept, as ceph-mgr's subvolume clones copy) one file at a time and 4 at once (ceph-mgr runs 4 clones at once by default)",
