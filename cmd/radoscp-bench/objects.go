@@ -70,6 +70,12 @@ type benchRow struct {
 	ClientBytes   uint64    `json:"client_bytes"`
 	ClientMeasure bool      `json:"client_bytes_measured"`
 	RunsSeconds   []float64 `json:"runs_seconds"`
+	// RunsProcessSeconds and RunsCPUSeconds are each run's whole process
+	// time and client CPU, in repeat order like RunsSeconds: the runs
+	// of one repeat follow each other, so two contenders compared repeat
+	// by repeat share the cluster's state (see pairedRatios).
+	RunsProcessSeconds []float64 `json:"runs_process_seconds,omitempty"`
+	RunsCPUSeconds     []float64 `json:"runs_cpu_seconds,omitempty"`
 	// Verified is set when the cephfs scenario compared a copy with its
 	// source, byte for byte, and found them identical.
 	Verified bool `json:"verified,omitempty"`

@@ -38,7 +38,9 @@ func summarize(c contender, runs []runRecord, size uint64) benchRow {
 	row.WindowReached = int(median(win) + 0.5)
 	if len(process) == len(runs) {
 		row.ProcessSeconds, row.FixedSeconds = median(process), median(fixed)
+		row.RunsProcessSeconds = process
 	}
+	row.RunsCPUSeconds = cpu
 	return row
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -158,11 +159,14 @@ func allAtOnceTargets(results []benchResult) []string {
 			// the copy's alone.
 			w1, _ := find(r.Rows, "offload", 1)
 			speed, what := row.SpeedUp, "the copy alone"
+			speeds := pairedRatios(w1.RunsSeconds, row.RunsSeconds)
 			if row.ProcessSeconds > 0 && w1.ProcessSeconds > 0 {
 				speed, what = w1.ProcessSeconds/row.ProcessSeconds, fmt.Sprintf("whole process; the copy alone %.2fx", row.SpeedUp)
+				speeds = pairedRatios(w1.RunsProcessSeconds, row.RunsProcessSeconds)
 			}
-			out = append(out, fmt.Sprintf("Latency-bound (latency20, pinned=%t), %s at least %.0fx window 1: %.2fx (%s), **%s**.",
-				r.PinSource, c.name, c.goal, speed, what, verdict(speed >= c.goal)))
+			out = append(out, fmt.Sprintf("Latency-bound (latency20, pinned=%t), %s at least %.0fx window 1: %.2fx (%s), **%s**.%s",
+				r.PinSource, c.name, c.goal, speed, what, verdict(speed >= c.goal),
+				byRepeat(speeds, 1, "%.2fx", func(i int) bool { return speeds[i] >= c.goal })))
 		}
 	}
 	for _, r := range results {
@@ -171,9 +175,49 @@ func allAtOnceTargets(results []benchResult) []string {
 		if !okAuto || !okAll || all.Seconds == 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: auto within 10%% of all at once (%.3f s, %.3f ms CPU per object): %.3f s (%.0f%%), %.3f ms CPU per object, **%s**.",
+		times, cpus := pairedRatios(auto.RunsSeconds, all.RunsSeconds), pairedRatios(auto.RunsCPUSeconds, all.RunsCPUSeconds)
+		if len(cpus) != len(times) {
+			times = nil
+		}
+		out = append(out, fmt.Sprintf("%s: auto within 10%% of all at once (%.3f s, %.3f ms CPU per object): %.3f s (%.0f%%), %.3f ms CPU per object, **%s**.%s",
 			r.Scenario, all.Seconds, all.CPUMsPerObject, auto.Seconds, 100*auto.Seconds/all.Seconds, auto.CPUMsPerObject,
-			verdict(auto.Seconds <= 1.1*all.Seconds && auto.CPUMsPerObject < all.CPUMsPerObject)))
+			verdict(auto.Seconds <= 1.1*all.Seconds && auto.CPUMsPerObject < all.CPUMsPerObject),
+			byRepeat(times, 100, "%.0f%%", func(i int) bool { return times[i] <= 1.1 && cpus[i] < 1 })))
 	}
 	return out
+}
+
+// pairedRatios is num[i]/den[i] for every repeat i. The runs of one
+// repeat follow each other, so a ratio taken within a repeat cancels the
+// cluster's drift between repeats, which medians taken apart keep. nil
+// unless both have a positive run for every repeat.
+func pairedRatios(num, den []float64) []float64 {
+	if len(num) == 0 || len(num) != len(den) {
+		return nil
+	}
+	r := make([]float64, len(num))
+	for i := range num {
+		if num[i] <= 0 || den[i] <= 0 {
+			return nil
+		}
+		r[i] = num[i] / den[i]
+	}
+	return r
+}
+
+// byRepeat describes ratios repeat by repeat, each times scale and shown
+// with format: their median and range, and in how many repeats the target
+// was met. "" for fewer than two repeats.
+func byRepeat(ratios []float64, scale float64, format string, met func(i int) bool) string {
+	if len(ratios) < 2 {
+		return ""
+	}
+	k := 0
+	for i := range ratios {
+		if met(i) {
+			k++
+		}
+	}
+	return fmt.Sprintf(" Repeat by repeat: median "+format+", "+format+" to "+format+"; met in %d of %d.",
+		scale*median(ratios), scale*slices.Min(ratios), scale*slices.Max(ratios), k, len(ratios))
 }
