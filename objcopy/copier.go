@@ -37,6 +37,8 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 	if err := ownObjects(req); err != nil {
 		return out, err
 	}
+	lock := c.checkLockObjectEarly(req)
+	defer lock.wait()
 	src, snap, err := c.openSource(req)
 	if err != nil {
 		return out, err
@@ -45,7 +47,7 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 	if err != nil {
 		return out, err
 	}
-	rec, err := c.precheck(req, src, length)
+	rec, err := c.precheck(req, src, length, lock)
 	if err != nil {
 		return out, err
 	}

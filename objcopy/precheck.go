@@ -8,6 +8,7 @@ import (
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/layout"
+	"github.com/radoscp/radoscp/store"
 	"github.com/radoscp/radoscp/truncate"
 )
 
@@ -82,7 +83,9 @@ func restoreAdvice(req Request) string {
 // opened, a striped destination that is not one, a raw destination's
 // lock object that is someone else's, and a --resume that cannot continue
 // into it.
-func (c *Copier) precheck(req Request, src radoscp.Source, length uint64) (*sourceRecord, error) {
+// lock is the read of a raw destination's lock object started with the
+// source's checks (nil: it is read here).
+func (c *Copier) precheck(req Request, src radoscp.Source, length uint64, lock *lockObjectCheck) (*sourceRecord, error) {
 	p, l, err := c.destinationPool(req)
 	if err != nil {
 		return nil, err
@@ -108,7 +111,10 @@ func (c *Copier) precheck(req Request, src radoscp.Source, length uint64) (*sour
 		return nil, invalid(err)
 	}
 	if req.Dst.Scheme == address.Rados {
-		return nil, destinationError(req, truncate.CheckRawLockObject(p, req.Dst.Name))
+		if lock == nil {
+			lock = startLockObjectCheck(p, req.Dst.Name)
+		}
+		return nil, destinationError(req, lock.wait())
 	}
 	if req.DryRun && !req.Resume {
 		return nil, nil
@@ -138,4 +144,47 @@ func (c *Copier) precheck(req Request, src radoscp.Source, length uint64) (*sour
 		}
 	}
 	return &rec, nil
+}
+
+// lockObjectCheck reads a raw destination's lock object
+// (truncate.CheckRawLockObject) in the background: started before the
+// source is checked, the two reads share a round trip to the OSDs, and
+// precheck takes its answer.
+type lockObjectCheck struct {
+	done chan struct{}
+	err  error
+}
+
+func startLockObjectCheck(p store.Objects, prefix string) *lockObjectCheck {
+	l := &lockObjectCheck{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		l.err = truncate.CheckRawLockObject(p, prefix)
+	}()
+	return l
+}
+
+// checkLockObjectEarly starts reading req's lock object if req's
+// destination is a raw object set whose pool opens; nil otherwise
+// (precheck reports the pool).
+func (c *Copier) checkLockObjectEarly(req Request) *lockObjectCheck {
+	if req.Dst.Scheme != address.Rados {
+		return nil
+	}
+	p, err := c.openPool(req.Dst)
+	if err != nil {
+		return nil
+	}
+	return startLockObjectCheck(p, req.Dst.Name)
+}
+
+// wait returns the check's answer once it has one: every path out of a
+// copy waits, so no read is in flight when the connection closes. nil
+// waits for nothing.
+func (l *lockObjectCheck) wait() error {
+	if l == nil {
+		return nil
+	}
+	<-l.done
+	return l.err
 }

@@ -42,20 +42,25 @@ func RawLockObject(prefix string) string { return prefix + ".radoscp-lock" }
 // refused (ErrForeignObject), before anything is written: Close removes
 // the lock object.
 func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
-	exists, err := rawLockObject(objs, prefix)
-	if err != nil {
-		return nil, err
-	}
 	r := NewRaw(objs, l, prefix, eof)
-	// One already there is taken as it is: a client whose caps allow
-	// the lock class but no write to it can still copy.
-	if !exists {
-		err := objs.Create(RawLockObject(prefix), map[string][]byte{xattrLockObject: []byte(prefix)})
-		if err != nil && !errors.Is(err, store.ErrExists) {
+	// The lock object is made, marked, with an exclusive create: made,
+	// it is radoscp's by construction, in one round trip. Otherwise
+	// (there already, or the create was refused) what is there is
+	// checked: one that is radoscp's is taken as it is, so a client
+	// whose caps allow the lock class but no write to it can still
+	// copy; without one, the create's error is the answer.
+	oid := RawLockObject(prefix)
+	if cerr := objs.Create(oid, map[string][]byte{xattrLockObject: []byte(prefix)}); cerr != nil {
+		exists, err := rawLockObject(objs, prefix)
+		switch {
+		case err != nil:
 			return nil, err
+		case !exists:
+			return nil, cerr
 		}
 	}
-	if r.lock, err = TakeCopyLock(objs, RawLockObject(prefix)); err != nil {
+	var err error
+	if r.lock, err = TakeCopyLock(objs, oid); err != nil {
 		return nil, err
 	}
 	return r, nil
