@@ -62,9 +62,12 @@ type Conn struct {
 	probe    sync.Once
 	probeErr error
 
-	mu      sync.Mutex // guards pending and pools
+	mu      sync.Mutex // guards pending, pools and lockReads
 	pending map[*Copy]struct{}
 	pools   []*Pool
+	// lockReads are the states of the exclusive locks this client
+	// took, read in the background for their release (lockstate.go).
+	lockReads map[lockKey]*lockRead
 	sources map[store.Location]*Pool // copy-from sources, by pool, namespace and snap
 }
 

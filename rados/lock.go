@@ -1,10 +1,8 @@
 package rados
 
 import (
-	"bytes"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/radoscp/radoscp/store"
 )
@@ -64,6 +62,9 @@ func (p *Pool) lock(oid, name, cookie, tag, desc string, duration time.Duration,
 	case ret < 0:
 		return 0, errnoError("lock "+name, p.Ref(oid), ret)
 	}
+	if !shared {
+		p.readLockStateLater(oid, name, cookie)
+	}
 	return store.Locked, nil
 }
 
@@ -116,6 +117,7 @@ func (p *Pool) Unlock(oid, name, cookie string) error {
 		return err
 	}
 	defer p.conn.leave()
+	p.forgetLockRead(oid, name, cookie)
 	ret, err := p.io.Unlock(oid, name, cookie)
 	if err != nil {
 		return wrap("unlock "+name, p.Ref(oid), err)
@@ -130,44 +132,3 @@ func (p *Pool) Unlock(oid, name, cookie string) error {
 // state (its type, tag and lockers, each with its cookie) is the xattr
 // "lock.NAME", which plain reads and cmpxattr see.
 const lockXattrPrefix = "lock."
-
-// UnlockAndRemove releases this client's exclusive lock name with cookie
-// on oid by removing oid: it reads the lock's state and removes the
-// object in one op guarded by a cmpxattr on that state, only if it names
-// cookie, so that a lock object is never removed under another holder.
-// An unlock and a remove in one op would need the lock class and write in
-// one cephx grant (`allow rwx`), which the least-privilege caps (`allow
-// rw pool=P, allow pool P class lock`) do not give: the OSD checks a
-// compound op against each grant alone. These are plain reads and writes.
-// If the lock is no longer held by this client (expired and taken, or
-// the object gone), nothing changes and that is reported as ErrNotFound.
-func (p *Pool) UnlockAndRemove(oid, name, cookie string) error {
-	if err := p.enter("unlock and remove", oid); err != nil {
-		return err
-	}
-	defer p.conn.leave()
-	attr := lockXattrPrefix + name
-	buf := make([]byte, 64<<10)
-	n, err := p.io.GetXattr(oid, attr, buf)
-	if err != nil {
-		err = wrap("read lock "+name, p.Ref(oid), err)
-		if store.ErrnoOf(err) == syscall.ENODATA {
-			err = &store.Error{Op: "read lock " + name, Object: p.Ref(oid), Errno: syscall.ENOENT}
-		}
-		return err
-	}
-	state := buf[:n]
-	if !bytes.Contains(state, []byte(cookie)) {
-		return &store.Error{Op: "unlock and remove", Object: p.Ref(oid), Errno: syscall.ENOENT, Detail: "the lock is no longer this copy's"}
-	}
-	coid, cattr := C.CString(oid), C.CString(attr)
-	defer C.free(unsafe.Pointer(coid))
-	defer C.free(unsafe.Pointer(cattr))
-	cstate, cn := cBytes(state)
-	defer C.free(unsafe.Pointer(cstate))
-	ret := C.radoscp_remove_if_xattr(C.rados_ioctx_t(p.io.Pointer()), coid, C.size_t(len(oid)), cattr, cstate, cn)
-	if ret == -C.int(syscall.ECANCELED) {
-		return &store.Error{Op: "unlock and remove", Object: p.Ref(oid), Errno: syscall.ENOENT, Detail: "the lock changed hands meanwhile"}
-	}
-	return errnoError("unlock and remove", p.Ref(oid), int(ret))
-}
