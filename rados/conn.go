@@ -68,7 +68,7 @@ type Conn struct {
 	// lockReads are the states of the exclusive locks this client
 	// took, read in the background for their release (lockstate.go).
 	lockReads map[lockKey]*lockRead
-	sources map[store.Location]*Pool // copy-from sources, by pool, namespace and snap
+	sources   map[store.Location]*Pool // copy-from sources, by pool, namespace and snap
 }
 
 // Connect reads the configuration and connects (rados_create2,
