@@ -57,6 +57,10 @@ type Options struct {
 	// Throttle, when set, limits the bytes and operations started per
 	// second; share one among the copies of a run.
 	Throttle *Throttle
+	// Pins, when set, are this copy's pins, started ahead of it by
+	// Engine.StartPins with the same source, range and options. The copy
+	// ends them, also when it does not pin after all.
+	Pins *Pins
 }
 
 // Clock tells the time.
@@ -116,6 +120,7 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	start := time.Now()
 	res := Result{PublishedEOF: dst.EOF(), Generation: dst.Generation()}
 	if err := validate(src, srcOff, TargetOf(dst), dstOff, length); err != nil {
+		o.Pins.Halt()
 		return res, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	width := max(o.Window, 1)
@@ -126,17 +131,15 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 		width, res.Serial = 1, true
 	}
 	chunk := o.ChunkSize()
-	// The objects the copy spans, about: what an automatic window's
-	// default cap scales with.
-	objects := (length + src.Layout.ObjectSize - 1) / max(src.Layout.ObjectSize, 1)
-	maxWidth := cmp.Or(o.MaxWindow, window.DefaultMaxWidthFor(objects))
+	maxWidth := maxWindow(src, length, o)
 	var pinned *pins
 	if o.PinSource && length > 0 {
-		pinWindow := width
-		if o.Auto && !res.Serial {
-			pinWindow = maxWidth
+		var err error
+		if pinned, err = o.Pins.use(src, srcOff, length, o, res.Serial); err != nil {
+			return res, fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
-		pinned = startPins(src, srcOff, length, pinWindow)
+	} else {
+		o.Pins.Halt()
 	}
 	clock := o.Clock
 	if clock == nil {
@@ -204,6 +207,13 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	res.Elapsed = time.Since(start)
 	return res, err
+}
+
+// maxWindow is how wide an automatic window may grow: MaxWindow, or by
+// default with the objects the copy spans, about.
+func maxWindow(src Source, length uint64, o Options) int {
+	objects := (length + src.Layout.ObjectSize - 1) / max(src.Layout.ObjectSize, 1)
+	return cmp.Or(o.MaxWindow, window.DefaultMaxWidthFor(objects))
 }
 
 // ChunkSize is the most one client read or write of a copy carries: Chunk,

@@ -57,6 +57,15 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 	if err := c.pools.Full(req.Dst.Pool); err != nil {
 		return out, fmt.Errorf("destination %s: %w", req.Dst, err)
 	}
+	// The source's pins run while the destination is opened and its
+	// lock taken, round trips of their own. A --resume copy moves forward
+	// in prepare and pins what is left then; a snapshot's copy pins
+	// nothing.
+	var pins *radoscp.Pins
+	if !req.Resume && snap == nil {
+		pins = c.engine.StartPins(src, req.SrcOffset, length, req.Options, req.Ranged)
+	}
+	defer pins.Halt()
 	dst, err := c.openDestination(req, length)
 	if err != nil {
 		return out, err
@@ -69,7 +78,7 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 	}
 	eofBefore := dst.EOF() // after prepare: a whole copy has emptied it
 	out.Ran, out.Length = true, length
-	res, cerr := c.run(ctx, req, src, snap, dst, length)
+	res, cerr := c.run(ctx, req, src, snap, dst, length, pins)
 	if cerr == nil {
 		cerr = dst.finish(req, max(eofBefore, req.DstOffset+length))
 		if cerr != nil {
@@ -93,9 +102,11 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 
 // run runs the engine into dst. A copy from a pool snapshot is guarded:
 // a snapshot cannot change (nothing to pin), but it can be removed, so
-// every publish first checks it is still there.
-func (c *Copier) run(ctx context.Context, req Request, src radoscp.Source, snap Snapshot, dst radoscp.Destination, length uint64) (radoscp.Result, error) {
+// every publish first checks it is still there. pins are the source's,
+// started ahead (nil: the engine starts its own).
+func (c *Copier) run(ctx context.Context, req Request, src radoscp.Source, snap Snapshot, dst radoscp.Destination, length uint64, pins *radoscp.Pins) (radoscp.Result, error) {
 	opts := req.Options
+	opts.Pins = pins
 	var guard *snapGuard
 	if snap != nil {
 		opts.PinSource = false
