@@ -163,6 +163,9 @@ const contenderOpTimeout = 2 * time.Minute
 // runChild runs contender c once in a child process (run --one) and
 // returns what it measured.
 func runChild(ctx context.Context, self string, cfg config.Config, f benchFlags, plan benchPlan, c contender, dst string) (runRecord, error) {
+	if c.Mode == "command" {
+		return runCommand(ctx, self, cfg, f, plan, c, dst)
+	}
 	args := []string{"run", "--one", c.String(), "--dst-prefix", dst,
 		"--config=" + cfg.ConfigFile,
 		"--pool", f.pool, "--namespace", f.namespace, "--prefix", f.prefix,

@@ -105,6 +105,16 @@ func parseContender(s string) (contender, error) {
 			return c, fmt.Errorf("%q: %s takes no window", s, mode)
 		}
 		return c, nil
+	case "command":
+		if !hasW {
+			return c, nil // --window auto
+		}
+		n, err := strconv.Atoi(w)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("%q: expected command (--window auto) or command:WINDOW with a whole number >= 1", s)
+		}
+		c.Window = n
+		return c, nil
 	case "offload", "client":
 		n, err := strconv.Atoi(w)
 		if err != nil || n < 1 {
@@ -113,7 +123,7 @@ func parseContender(s string) (contender, error) {
 		c.Window = n
 		return c, nil
 	}
-	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, all, rados-cp, clone:FILES, fscopy:FILES:WINDOW, cp-fuse, sharded, sharded-dir or existing", s)
+	return c, fmt.Errorf("%q: unknown contender, expected offload:N, client:N, auto, all, rados-cp, command, command:N, clone:FILES, fscopy:FILES:WINDOW, cp-fuse, sharded, sharded-dir or existing", s)
 }
 
 // benchPlan is the validated sweep.
@@ -148,6 +158,9 @@ func parseBench(f benchFlags, objectSize uint64) (benchPlan, error) {
 		if f.dstPrefix == "" {
 			return p, errors.New("--one needs --dst-prefix")
 		}
+		if c.Mode == "command" {
+			return p, fmt.Errorf("--one %q: the command contender is radoscp's own process, not run by --one", f.one)
+		}
 		p.one = c
 		return p, nil
 	}
@@ -173,8 +186,13 @@ func parseBench(f benchFlags, objectSize uint64) (benchPlan, error) {
 			}
 		case "auto", "all", "rados-cp":
 			p.contenders = append(p.contenders, contender{Mode: m})
+		case "command":
+			for _, w := range windows {
+				p.contenders = append(p.contenders, contender{Mode: m, Window: w})
+			}
+			p.contenders = append(p.contenders, contender{Mode: m})
 		default:
-			return p, fmt.Errorf("--modes %q: unknown mode %q, expected offload, auto, all, rados-cp or client", f.modes, m)
+			return p, fmt.Errorf("--modes %q: unknown mode %q, expected offload, auto, all, rados-cp, command or client", f.modes, m)
 		}
 	}
 	if f.plot != "" && !strings.HasSuffix(f.plot, ".svg") && !strings.HasSuffix(f.plot, ".png") {

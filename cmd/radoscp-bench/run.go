@@ -53,7 +53,9 @@ copies them with every contender in one run, then prints a table. Contenders
 is the one-at-a-time copy the kernel and rados cp do), auto (--window auto, up
 to --max-window), all (every object's copy-from at once, no window, as
 libcephfs's parallel copy_file_range in ceph/ceph PR 70316 does), rados-cp
-(the rados CLI run once per object) and client (read and write through this
+(the rados CLI run once per object), command (radoscp cp itself, the
+program beside this one, at each window of --windows and auto: its
+prechecks and copy lock included) and client (read and write through this
 client at each window of --client-windows, as clones and cp do). --scenario presets the objects, size and injected delay of
 the cases in the README. radoscp's contenders copy as radoscp cp does, with
 --pin-source (the default; --pin-source=false to measure without).
@@ -99,7 +101,7 @@ unless --keep.`,
 	fl.IntVar(&f.objects, "objects", 32, "number of source objects")
 	fl.StringVar(&f.windows, "windows", "1,2,4,8,16,32,64", "comma-separated windows to sweep with offload")
 	fl.StringVar(&f.clientWindows, "client-windows", "", "comma-separated windows for the client copy (default: --windows)")
-	fl.StringVar(&f.modes, "modes", "offload,auto,all,rados-cp,client", "comma-separated contenders: offload, auto, all, rados-cp, client")
+	fl.StringVar(&f.modes, "modes", "offload,auto,all,rados-cp,client", "comma-separated contenders: offload, auto, all, rados-cp, command, client")
 	fl.IntVar(&f.repeat, "repeat", 3, "runs per figure (the median is reported)")
 	fl.BoolVar(&f.keep, "keep", false, "keep the source objects for another run")
 	fl.StringVar(&f.plot, "plot", "", "write a plot of speed-up against window to this .svg or .png file")

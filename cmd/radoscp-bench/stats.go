@@ -137,6 +137,11 @@ func (r benchRow) label() string {
 		return fmt.Sprintf("radoscp all at once (window %d)", r.WindowReached)
 	case "rados-cp":
 		return "rados cp loop"
+	case "command":
+		if r.Window == 0 {
+			return fmt.Sprintf("radoscp cp --window auto, the whole command (reached %d)", r.WindowReached)
+		}
+		return fmt.Sprintf("radoscp cp --window %d, the whole command", r.Window)
 	case "client":
 		return "client copy window " + strconv.Itoa(r.Window)
 	case "cp-fuse":

@@ -109,3 +109,25 @@ func TestTargetsRepeatByRepeat(t *testing.T) {
 		t.Errorf("repeat by repeat from unpaired runs:\n%s", got)
 	}
 }
+
+// The command's own rows are held to the latency goals, whole process
+// against the command's window 1, repeat by repeat too.
+func TestCommandTargets(t *testing.T) {
+	row := func(w int, runs ...float64) benchRow {
+		return benchRow{Mode: "command", Window: w, ProcessSeconds: median(runs), RunsProcessSeconds: runs}
+	}
+	got := strings.Join(allAtOnceTargets([]benchResult{{Scenario: "latency20", PinSource: true, Rows: []benchRow{
+		row(1, 3.3, 3.0, 3.6), row(16, 0.3, 0.25, 0.3), row(0, 0.2, 0.2, 0.25),
+	}}}), "\n")
+	for _, want := range []string{
+		"The command itself (latency20, radoscp cp, pinned=true, whole process: its prechecks and copy lock included), window 16 at least 12x its window 1: 11.00x (0.300 s against 3.300 s), **missed**. Repeat by repeat: median 12.00x, 11.00x to 12.00x; met in 2 of 3.",
+		"auto at least 15x its window 1: 16.50x (0.200 s against 3.300 s), **met**. Repeat by repeat: median 15.00x, 14.40x to 16.50x; met in 2 of 3.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("targets lack %q:\n%s", want, got)
+		}
+	}
+	if got := commandTargets(benchResult{Scenario: "latency20", Rows: []benchRow{row(16, 0.3)}}); got != nil {
+		t.Errorf("without the command's window 1: %q", got)
+	}
+}
