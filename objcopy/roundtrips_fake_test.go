@@ -62,16 +62,12 @@ func (f *handshakePools) Pool(pool, ns string) (store.Objects, error) {
 	}
 }
 
-// TestRawPrecheckReadsLockObjectWithSource: a raw copy reads its
-// destination's lock object while it checks that its source exists, not
-// after: one round trip to the OSDs for both. The source's first stat
-// waits (10 s at most) for the lock object's read to start; were they in
-// sequence, that wait would run out.
-func TestRawPrecheckReadsLockObjectWithSource(t *testing.T) {
-	f := &handshakePools{fakePools: newFakePools("a", "b"), lockRead: make(chan struct{})}
-	a := f.s.Pool("a")
+// twoObjectCopy writes two source objects, rados:a/s, and returns a
+// request copying them to rados:b/d, pinned or not.
+func twoObjectCopy(t *testing.T, f *fakePools, pin bool) Request {
+	t.Helper()
 	for i := range 2 {
-		if err := a.WriteFull(fmt.Sprintf("s.%08x", i), make([]byte, small.ObjectSize)); err != nil {
+		if err := f.s.Pool("a").WriteFull(fmt.Sprintf("s.%08x", i), make([]byte, small.ObjectSize)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,10 +79,19 @@ func TestRawPrecheckReadsLockObjectWithSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Src: src, Dst: dst, Layout: small, Width: 4, VerifyWindow: 4, Length: 2 * small.ObjectSize, HaveLength: true,
-		Options: radoscp.Options{Window: 4, Clock: frozen{}}}
-	c := New(radoscp.NewEngine(nil, nil), f, nil)
-	if _, err := c.Copy(context.Background(), req); err != nil {
+	return Request{Src: src, Dst: dst, Layout: small, Width: 4, VerifyWindow: 4, Length: 2 * small.ObjectSize, HaveLength: true,
+		Options: radoscp.Options{Window: 4, PinSource: pin, Clock: frozen{}}}
+}
+
+// TestRawPrecheckReadsLockObjectWithSource: a raw copy reads its
+// destination's lock object while it checks that its source exists, not
+// after: one round trip to the OSDs for both. The source's first stat
+// waits (10 s at most) for the lock object's read to start; were they in
+// sequence, that wait would run out.
+func TestRawPrecheckReadsLockObjectWithSource(t *testing.T) {
+	f := &handshakePools{fakePools: newFakePools("a", "b"), lockRead: make(chan struct{})}
+	req := twoObjectCopy(t, f.fakePools, false)
+	if _, err := New(radoscp.NewEngine(nil, nil), f, nil).Copy(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if !f.waited.Load() {
@@ -154,16 +159,7 @@ func (f *lockAfterPins) Pool(pool, ns string) (store.Objects, error) {
 // taken only once a pin has started.
 func TestRawCopyPinsWhileTakingTheLock(t *testing.T) {
 	f := &lockAfterPins{fakePools: newFakePools("a", "b"), pinned: make(chan struct{})}
-	a := f.s.Pool("a")
-	for i := range 2 {
-		if err := a.WriteFull(fmt.Sprintf("s.%08x", i), make([]byte, small.ObjectSize)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	src, _ := address.Parse("rados:a/s")
-	dst, _ := address.Parse("rados:b/d")
-	req := Request{Src: src, Dst: dst, Layout: small, Width: 4, VerifyWindow: 4, Length: 2 * small.ObjectSize, HaveLength: true,
-		Options: radoscp.Options{Window: 4, PinSource: true, Clock: frozen{}}}
+	req := twoObjectCopy(t, f.fakePools, true)
 	out, err := New(radoscp.NewEngine(nil, nil), f, nil).Copy(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
