@@ -167,8 +167,10 @@ func TestRawCopyPinsWhileTakingTheLock(t *testing.T) {
 	if f.timedOut.Load() {
 		t.Fatal("the lock waited 10 s for a pin: the pins started after it")
 	}
-	if n := f.sourceStats.Load(); n != 3 {
-		t.Errorf("the source was stat'ed %d times; want 3: one by the precheck, one pin per object", n)
+	// One stat by the precheck and one pin per object; an object whose
+	// copy started before the other's pin returned is re-checked once.
+	if n := f.sourceStats.Load(); n < 3 || n > 5 {
+		t.Errorf("the source was stat'ed %d times; want 3 to 5: one by the precheck, one pin per object, and a re-check per early object", n)
 	}
 	if out.Result.Bytes != 2*small.ObjectSize {
 		t.Errorf("copied %d bytes", out.Result.Bytes)
@@ -177,17 +179,19 @@ func TestRawCopyPinsWhileTakingTheLock(t *testing.T) {
 
 // TestRequireSourceObjectStatsTheFirst: a source whose first object is
 // there is checked with one stat; one whose first object is missing is
-// searched further; one with none fails with ENOENT naming the first.
+// searched further (the search may stat one object past the one it
+// finds before it sees the find); one with none fails with ENOENT naming
+// the first.
 func TestRequireSourceObjectStatsTheFirst(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		objects   []int
-		wantStats int64
-		wantErr   bool
+		name        string
+		objects     []int
+		least, most int64 // stats
+		wantErr     bool
 	}{
-		{"first-there", []int{0, 1, 2, 3}, 1, false},
-		{"first-missing", []int{2}, 1 + 3, false},
-		{"none", nil, 1 + 4, true},
+		{"first-there", []int{0, 1, 2, 3}, 1, 1, false},
+		{"first-missing", []int{2}, 1 + 3, 1 + 4, false},
+		{"none", nil, 1 + 4, 1 + 4, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakePools("a")
@@ -204,8 +208,8 @@ func TestRequireSourceObjectStatsTheFirst(t *testing.T) {
 			if tc.wantErr != (err != nil) || tc.wantErr && (store.ErrnoOf(err) != syscall.ENOENT || !strings.Contains(err.Error(), "a/s.00000000")) {
 				t.Fatalf("error %v; want an error: %v (ENOENT naming a/s.00000000)", err, tc.wantErr)
 			}
-			if n := stats.Load(); n != tc.wantStats {
-				t.Errorf("%d stats; want %d", n, tc.wantStats)
+			if n := stats.Load(); n < tc.least || n > tc.most {
+				t.Errorf("%d stats; want %d to %d", n, tc.least, tc.most)
 			}
 		})
 	}
