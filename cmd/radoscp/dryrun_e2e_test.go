@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"sort"
@@ -24,9 +23,9 @@ func poolState(t *testing.T, conf, pool, name string) string {
 	var b strings.Builder
 	for _, l := range listNamed(t, conf, pool, name) {
 		ns, oid, _ := strings.Cut(l, "\t")
-		out, err := exec.Command("rados", "-c", conf, "-p", pool, "-N", ns, "stat", oid).CombinedOutput()
+		out, err := test.RadosCLI(conf, "-p", pool, "-N", ns, "stat", oid)
 		if err != nil {
-			t.Fatalf("rados stat %s/%s: %v: %s", ns, oid, err, out)
+			t.Fatalf("rados stat %s/%s: %v", ns, oid, err)
 		}
 		b.WriteString(strings.TrimSpace(string(out)) + "\n")
 	}

@@ -223,7 +223,7 @@ func radosGet(t *testing.T, conf, pool, snap, oid string, striper bool) []byte {
 	// a missing object (or a failed read) leaves an empty file: only the
 	// command's own result tells them from an empty object.
 	out, err := test.RadosCLI(conf, append(args, "get", oid, file)...)
-	if err != nil && strings.Contains(string(out), "No such file") {
+	if err != nil && strings.Contains(err.Error(), "No such file") {
 		return nil
 	}
 	got, rerr := os.ReadFile(file)
