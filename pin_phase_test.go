@@ -459,7 +459,7 @@ func radosGetObjects(t *testing.T, names layout.Namer, objSize, off, n uint64) [
 				t.Fatal(err)
 			}
 			copy(data, got)
-		} else if !strings.Contains(string(o), "No such file") {
+		} else if !strings.Contains(err.Error(), "No such file") {
 			t.Fatalf("rados get %s: %v\n%s", names.ObjectName(obj), err, o)
 		}
 		from, to := max(off, obj*objSize)-obj*objSize, min(off+n, (obj+1)*objSize)-obj*objSize
