@@ -12,14 +12,22 @@ import (
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
+	"github.com/radoscp/radoscp/rados"
 	"github.com/radoscp/radoscp/test"
 )
 
 // poolState is every object in pool, in every namespace, whose name
-// contains name, with its size and mtime as `rados stat` reports them:
-// what a write of any kind (data, xattr, lock) would change.
+// contains name, with its size and mtime as `rados stat` reports them and
+// its version (librados' stat): what a write of any kind (data, xattr,
+// lock) would change. The mtime has whole seconds only; the version moves
+// with every write.
 func poolState(t *testing.T, conf, pool, name string) string {
 	t.Helper()
+	conn, err := rados.Connect(rados.ConnConfig{ConfPath: conf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
 	var b strings.Builder
 	for _, l := range listNamed(t, conf, pool, name) {
 		ns, oid, _ := strings.Cut(l, "\t")
@@ -27,7 +35,15 @@ func poolState(t *testing.T, conf, pool, name string) string {
 		if err != nil {
 			t.Fatalf("rados stat %s/%s: %v", ns, oid, err)
 		}
-		b.WriteString(strings.TrimSpace(string(out)) + "\n")
+		p, err := conn.OpenPool(pool, ns)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := p.Stat(oid)
+		if err != nil {
+			t.Fatalf("stat %s/%s: %v", ns, oid, err)
+		}
+		fmt.Fprintf(&b, "%s, version %d\n", strings.TrimSpace(string(out)), st.Version)
 	}
 	return b.String()
 }
