@@ -9,15 +9,16 @@ import (
 )
 
 // RadosCLI runs the rados CLI with -c conf and args and returns its
-// standard output; a failure's error holds its standard error. Only
-// standard output is returned, since the CLI's libraries log to standard
-// error whenever they like (a monclient's "handle_auth_reply_more no
-// authorizer?", seen in CI between two identical listings). Ceph 16's rados CLI sometimes dies while shutting
-// down after --striper commands ("Resource deadlock avoided" from its
-// io_context_pool thread, or a segmentation fault in Rados::shutdown,
-// both seen in CI); such a run is retried once, since
-// every use in the tests (put, get, stat, ls, rm of a missing name) can
-// be repeated.
+// standard output; a failure's error holds its standard error. Standard
+// error is kept out of the output because the CLI's libraries log there
+// whenever they like (a monclient's "handle_auth_reply_more no
+// authorizer?", seen in CI between two identical listings).
+//
+// Ceph 16's rados CLI sometimes dies while shutting down after --striper
+// commands ("Resource deadlock avoided" from its io_context_pool thread,
+// or a segmentation fault in Rados::shutdown, both seen in CI); such a run
+// is retried once, since every use in the tests (put, get, stat, ls, rm
+// of a missing name) can be repeated.
 func RadosCLI(conf string, args ...string) ([]byte, error) {
 	out, stderr, err := runRados(conf, args)
 	if abortedAtShutdown(stderr, err) {
