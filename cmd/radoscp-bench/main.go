@@ -24,7 +24,7 @@ func main() {
 	// are classified as usage errors.
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
-	root.AddCommand(newRunCommand(), newReportCommand(), newIncrementalCommand())
+	root.AddCommand(newRunCommand(), newReportCommand(), newIncrementalCommand(), newCeilingCommand())
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{Err: err} })
 	err := root.Execute()
 	if err != nil && !started {

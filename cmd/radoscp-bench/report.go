@@ -44,21 +44,9 @@ just this, from the results in docs/bench/.`,
 		if f.plot != "" && !strings.HasSuffix(f.plot, ".svg") && !strings.HasSuffix(f.plot, ".png") {
 			return usage("--plot %q: expected a .svg or .png file name", f.plot)
 		}
-		var results []benchResult
-		for _, path := range args {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return err
-			}
-			var r benchResult
-			if err := json.Unmarshal(b, &r); err != nil {
-				return usage("%s: not the output of radoscp-bench run --json: %v", path, err)
-			}
-			// Speed-ups are worked out again from the wall times, so
-			// results from before the anchor could be something other
-			// than window 1 read the same.
-			r.SpeedUpOver = setSpeedUp(r.Rows)
-			results = append(results, r)
+		results, err := readResults(args)
+		if err != nil {
+			return err
 		}
 		var engine string
 		if f.engine != "" {
@@ -86,6 +74,28 @@ just this, from the results in docs/bench/.`,
 		return nil
 	}
 	return cmd
+}
+
+// readResults reads the output of radoscp-bench run --json from each
+// path.
+func readResults(paths []string) ([]benchResult, error) {
+	var results []benchResult
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var r benchResult
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, usage("%s: not the output of radoscp-bench run --json: %v", path, err)
+		}
+		// Speed-ups are worked out again from the wall times, so
+		// results from before the anchor could be something other
+		// than window 1 read the same.
+		r.SpeedUpOver = setSpeedUp(r.Rows)
+		results = append(results, r)
+	}
+	return results, nil
 }
 
 func writeCreatingDir(path string, data []byte) error {
