@@ -26,10 +26,10 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // one stat per object (plus the re-check below) and 9 bytes of memory per
 // object.
 //
-// The stats run ahead of the copies, pinWidth at a time, in object order:
+// The stats run ahead of the copies, PinWidth at a time, in object order:
 // an operation is submitted as soon as the pins of the objects it reads
 // are known, so a latency-bound copy pays one round trip for its pins, not
-// objects/pinWidth of them before its first copy.
+// objects/PinWidth of them before its first copy.
 //
 // Why a copy that succeeds is the whole source at one instant T, the
 // moment the last pin returned. An object's version is bumped by every
@@ -50,7 +50,7 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // An object that did not exist is pinned as absent; it must still be
 // absent when copied and when re-checked (an object created and removed
 // again between the two checks has no version to show it). Early objects
-// are usually the first few: those submitted while the pins, pinWidth at
+// are usually the first few: those submitted while the pins, PinWidth at
 // once, were still running. Whether an operation is early is decided on
 // the dispatcher's goroutine before it is submitted, after the pinner
 // published that every pin was in, so the order is certain and needs no
@@ -80,7 +80,7 @@ type pins struct {
 
 // Stats in flight while pinning: four times the copy's window, at least
 // pinMinWidth and at most pinMaxWidth. A stat is a small metadata read, so
-// the pins run ahead of the copies and all are in after objects/pinWidth
+// the pins run ahead of the copies and all are in after objects/PinWidth
 // round trips, which keeps the early objects few. Over librados a stat in
 // flight holds no thread (statMany). The width is bounded because a wider
 // burst of stats makes the first copies' replies queue behind theirs: 256
@@ -91,13 +91,16 @@ const (
 	pinMaxWidth = 128
 )
 
-func pinWidth(window int) int { return min(max(4*window, pinMinWidth), pinMaxWidth) }
+// PinWidth is how many source stats a pinned copy with window copy-froms
+// in flight keeps in flight while pinning (see the constants above);
+// radoscp-bench's model of the latency-bound copy sends its pins so.
+func PinWidth(window int) int { return min(max(4*window, pinMinWidth), pinMaxWidth) }
 
 // startPins starts stating the source objects a copy of [off, off+length)
-// can touch, pinWidth(window) at a time, in object order. halt stops it.
+// can touch, PinWidth(window) at a time, in object order. halt stops it.
 func startPins(src Source, off, length uint64, window int) *pins {
 	first, end := firstObject(src.Layout, off), objectsEnd(src.Layout, off+length)
-	p := &pins{src: src, first: first, versions: make([]uint64, end-first), width: pinWidth(window),
+	p := &pins{src: src, first: first, versions: make([]uint64, end-first), width: PinWidth(window),
 		got: make([]bool, end-first), advanced: make(chan struct{}), stop: make(chan struct{})}
 	if end == first {
 		p.all.Store(true)

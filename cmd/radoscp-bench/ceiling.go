@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/radoscp/radoscp"
 )
 
 // delayModel is the latency-bound scenarios as Ceph's injected delay makes
@@ -22,7 +24,7 @@ import (
 // reply queued on it is delivered. So replies leave a connection in the
 // order they came, at the times their timers give.
 //
-// The client is radoscp's, pinned: it stats the sources pinWidth at a time
+// The client is radoscp's, pinned: it stats the sources radoscp.PinWidth at a time
 // in object order, submits the copy-froms in object order, each once its
 // own pin and every pin below it are in, and keeps up to window of them in
 // flight, a place freed as soon as a copy's reply is delivered.
@@ -33,9 +35,6 @@ type delayModel struct {
 	service     float64 // an OSD's time for one copy-from, seconds
 	statService float64 // and for one stat
 }
-
-// modelPinWidth is radoscp's count of pins in flight for a window (pin.go).
-func modelPinWidth(window int) int { return min(max(4*window, 64), 128) }
 
 // modelOSDs is test/cluster.sh's three OSDs, each a connection of the client.
 const modelOSDs = 3
@@ -53,9 +52,10 @@ func (m delayModel) copySeconds(window int, rng *rand.Rand) float64 {
 	}
 	s := &modelSim{delay: func() float64 { return rng.Float64() * m.maxDelay }, queued: make([][]modelReply, m.osds)}
 	pinned := make([]bool, m.objects)
+	pinWidth := radoscp.PinWidth(window)
 	var known, nextPin, pinsOut, nextCopy, copiesOut, done int
 	pump := func(now float64) {
-		for ; pinsOut < modelPinWidth(window) && nextPin < m.objects; nextPin, pinsOut = nextPin+1, pinsOut+1 {
+		for ; pinsOut < pinWidth && nextPin < m.objects; nextPin, pinsOut = nextPin+1, pinsOut+1 {
 			s.push(modelEvent{at: now + m.statService, conn: pinAt[nextPin], reply: modelReply{obj: nextPin, stat: true}})
 		}
 		for ; copiesOut < window && nextCopy < known; nextCopy, copiesOut = nextCopy+1, copiesOut+1 {
