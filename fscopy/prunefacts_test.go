@@ -1,6 +1,7 @@
 package fscopy_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -49,7 +50,8 @@ func TestPruneRctimeFacts(t *testing.T) {
 
 // A copy of a live tree, or of a snapshot into a target that records
 // none, walks the whole tree and says why; a dry run neither removes
-// nor writes the record.
+// nor writes the record, nor does a copy refused because another holds
+// the target.
 func TestIncrementalFallsBack(t *testing.T) {
 	fuse := test.FuseMount(t)
 	e := newEnv(t)
@@ -81,6 +83,21 @@ func TestIncrementalFallsBack(t *testing.T) {
 	if out := sh(t, dir, "getfattr --only-values -n user.radoscp.synced out"); !strings.Contains(out, `"snapshot":"s1"`) {
 		t.Fatalf("record after the copy of s1: %q", out)
 	}
+	// Another copy holds the target: refused, and the record stays.
+	held, err := mountCopier(t, 0).fs.OpenRead(e.path("out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := held.TryLock(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.copier(t, incrementalOpts(), nil).Copy(ctx, e.path(".snap", "s1", "src")+"/", e.path("out"), true); !errors.Is(err, fscopy.ErrBusy) {
+		t.Fatalf("copy of s1 while another copy holds the target: %v; want ErrBusy", err)
+	}
+	if out := sh(t, dir, "getfattr --only-values -n user.radoscp.synced out"); !strings.Contains(out, `"snapshot":"s1"`) {
+		t.Fatalf("record after a copy refused for the lock: %q", out)
+	}
+	held.Close()
 	// The same snapshot again: every directory unchanged.
 	if sum, err = c.copier(t, incrementalOpts(), nil).Copy(ctx, e.path(".snap", "s1", "src")+"/", e.path("out"), true); err != nil || sum.Scan != fscopy.ScanRctime || sum.Pruned != untouched+len(changes) {
 		t.Fatalf("copy of s1 again: %+v, %v", sum, err)

@@ -61,6 +61,9 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		if err := c.checkOutside(src, dst, sst); err != nil {
 			return sum, err
 		}
+		if err := c.checkSourceOutside(src, dst); err != nil {
+			return sum, err
+		}
 	} else if dst == src {
 		return sum, fmt.Errorf("%w: cephfs:%s and cephfs:%s are the same file", ErrUsage, src, dst)
 	} else if c.opts.NoClobber {
@@ -79,11 +82,6 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		sum.Scan = ScanFull
 		if prune != nil {
 			sum.Scan = ScanRctime
-		}
-		if !c.opts.DryRun {
-			if err := c.unrecord(dst); err != nil {
-				return sum, err
-			}
 		}
 	}
 	marked := false
@@ -107,6 +105,14 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 			return sum, err
 		}
 		defer l.release()
+	}
+	// The record of the last complete copy goes once this copy holds
+	// the target (a copy refused for another's lock changes nothing),
+	// and before it writes: an interrupted copy leaves no record.
+	if sst.IsDir() && recursive && !c.opts.DryRun {
+		if err := c.unrecord(dst); err != nil {
+			return sum, err
+		}
 	}
 	root := dst
 	if ft != nil {

@@ -300,6 +300,7 @@ func TestE2ECephFSBadInput(t *testing.T) {
 		{"dir-without-r", []string{dir, "cephfs:" + e.path("copy")}, "give -r"},
 		{"into-itself", []string{"-r", dir, "cephfs:" + e.path("d/sub")}, "into itself"},
 		{"into-itself-by-symlink", []string{"-r", dir, "cephfs:" + e.path("dlink/sub")}, "is inside it"},
+		{"target-holds-source", []string{"-r", "--delete", dir + "/", "cephfs:" + e.path("")}, "write over its own source"},
 		{"missing-source", []string{"cephfs:" + e.path("nope"), "cephfs:" + e.path("copy")}, "nope"},
 		{"missing-parent", []string{src, "cephfs:" + e.path("no/such/dir")}, "no/such"},
 		{"files-0", []string{"--files", "0", src, "cephfs:" + e.path("copy")}, "--files 0: expected 1 to 128"},
