@@ -174,7 +174,7 @@ func (ft *freshTree) kept() string {
 // interrupted run left it complete, else copied.
 func (ft *freshTree) copy(ctx context.Context, c *Copier, src, dst string, sst cephfs.Stat) Report {
 	if ft.resumed {
-		if r, same := c.sameAtDestination(ctx, src, dst, sst); same {
+		if r, same, _ := c.sameAtDestination(ctx, src, dst, sst); same {
 			r.Size = sst.Size
 			return r
 		}

@@ -342,7 +342,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 	case st.IsRegular():
 		if t.c.opts.NoClobber {
 			if _, err := t.c.fs.Lstat(dst); err == nil {
-				r, same := t.c.sameAtDestination(ctx, src, dst, st)
+				r, same, _ := t.c.sameAtDestination(ctx, src, dst, st)
 				if !same {
 					r = Report{Src: src, Dst: dst, Outcome: Skipped, Reason: "exists; no-clobber leaves it alone"}
 				}
