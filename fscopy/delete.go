@@ -357,11 +357,16 @@ func (s Summary) deletesLeftErr(max int) error {
 }
 
 // noDeletes adds to the error of a copy that failed before its deletion
-// pass (ran: whether the pass ran) that --delete, if given, deleted
-// nothing.
-func (c *Copier) noDeletes(ran bool, err error) error {
+// pass (ran: whether the pass ran) that --delete, if given, made its pass
+// of none: it deleted nothing, or only the replaced entries, those of
+// replaced (the target's entries whose type changed, removed during the
+// walk, replace.go).
+func (c *Copier) noDeletes(ran bool, replaced int, err error) error {
 	if err == nil || !c.opts.Delete || ran {
 		return err
+	}
+	if replaced > 0 {
+		return fmt.Errorf("%w; --delete removed only the %d entries of the target reported deleted above, where the source's type had changed (a file where the target had a directory, or the other way round), before copying the source's; the rest were not deleted (deletions are skipped after a failure, as rsync skips them after an I/O error)", err, replaced)
 	}
 	return fmt.Errorf("%w; --delete deleted nothing (deletions are skipped after a failure, as rsync skips them after an I/O error)", err)
 }

@@ -181,6 +181,28 @@ func TestCopyDeleteNothingAfterAFailure(t *testing.T) {
 	})
 }
 
+// A copy with a failure that replaced an entry whose type changed (z: a
+// file in the source, a directory in the target) before the failure says
+// what it removed, and deleted nothing else.
+func TestCopyDeleteOnlyReplacedAfterAFailure(t *testing.T) {
+	eachDeleteTree(t, test.FuseMount(t), "echo k > keep", func(t *testing.T, e, c *env, src, dst string) {
+		sh(t, src, "echo x > x && echo z > z")
+		sh(t, dst, "mkdir x z && echo y > x/y.keep && echo w > z/w && echo old > old")
+		o := deleteOpts(fscopy.NoDeleteLimit)
+		o.Filter = &fscopy.Filter{}
+		if err := o.Filter.Add(false, "*.keep"); err != nil {
+			t.Fatal(err)
+		}
+		sum, err := c.copier(t, o, nil).Copy(ctx, e.path("src"), e.path("out"), true)
+		if err == nil || sum.Failed != 1 || sum.Deleted != 2 || !strings.Contains(err.Error(), "--delete removed only the 2 entries of the target reported deleted above, where the source's type had changed") {
+			t.Fatalf("failed copy with --delete: %+v, %v", sum, err)
+		}
+		if got := sh(t, dst, "cat old x/y.keep z"); got != "old\ny\nz\n" {
+			t.Fatalf("after a failed copy, the target reads %q through ceph-fuse", got)
+		}
+	})
+}
+
 // listThen is a target directory that runs do once, right after its
 // first listing: another client changing the target between the pass's
 // listing and its look at what it listed.

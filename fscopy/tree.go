@@ -164,17 +164,17 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, t.lastErr
 	}
 	if qe := (*QuotaError)(nil); errors.As(t.quotaErr, &qe) {
-		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first path a quota refused (paths failed: %d; the rest were not copied): %w", sum.Failed, qe))
+		return sum, c.noDeletes(deleted, sum.Deleted, fmt.Errorf("the copy stopped at the first path a quota refused (paths failed: %d; the rest were not copied): %w", sum.Failed, qe))
 	}
 	if t.quotaErr != nil {
-		return sum, c.noDeletes(deleted, fmt.Errorf("the copy stopped at the first file the data pool refused (paths failed: %d; files in flight or queued, not copied: %d; the rest not walked)%s: %w",
+		return sum, c.noDeletes(deleted, sum.Deleted, fmt.Errorf("the copy stopped at the first file the data pool refused (paths failed: %d; files in flight or queued, not copied: %d; the rest not walked)%s: %w",
 			sum.Failed, t.notStarted, ft.kept(), t.quotaErr))
 	}
 	if sum.Failed > 0 && ft != nil {
 		return sum, fmt.Errorf("%d of %d paths failed%s", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed, ft.kept())
 	}
 	if sum.Failed > 0 {
-		return sum, c.noDeletes(deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
+		return sum, c.noDeletes(deleted, sum.Deleted, fmt.Errorf("%d of %d paths failed", sum.Failed, sum.Files+sum.Symlinks+sum.HardLinks+sum.Dirs+sum.Failed))
 	}
 	if err := errors.Join(sum.findings(), sum.deletesLeftErr(c.opts.MaxDelete)); err != nil {
 		return sum, err
