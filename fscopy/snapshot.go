@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/radoscp/radoscp/cephfs"
@@ -69,6 +70,19 @@ func (c *Copier) checkPaths(src, dst string) (*snapshot, error) {
 		return nil, fmt.Errorf("%w: %w: source cephfs:%s names %s more than once; nothing was written", ErrUsage, ErrSnapshot, src, sd)
 	}
 	return c.snapshotAt(root)
+}
+
+// checkDestinationLive refuses a destination that a symlink on its path
+// takes into a snapshot, which checkPaths cannot see in the path's text:
+// its directory, as the MDS resolves it, belongs to one (a snapshot's
+// inodes carry its id, the snapshot directory its own). A directory that
+// cannot be read is left to the copy to report, as before.
+func (c *Copier) checkDestinationLive(dst string) error {
+	st, err := c.fs.Stat(path.Dir(dst))
+	if err != nil || st.Snap == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %w: destination cephfs:%s: its directory is in a snapshot, through a symlink; snapshots are read-only; nothing was written", ErrUsage, ErrSnapshot, dst)
 }
 
 // snapshotAt resolves the snapshot whose root is root (once per copier:

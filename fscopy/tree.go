@@ -54,6 +54,9 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 		return sum, err
 	}
 	sum.Target = dst
+	if err := c.checkDestinationLive(dst); err != nil {
+		return sum, err
+	}
 	if sst.IsDir() {
 		if !recursive {
 			return sum, fmt.Errorf("%w: cephfs:%s is a directory: give -r to copy it", ErrUsage, src)

@@ -332,9 +332,10 @@ func TestE2ECephFSBadInput(t *testing.T) {
 	}
 }
 
-// A destination inside a snapshot is read-only, migrate cannot replace
-// files there, and a source must be inside one snapshot that exists: exit
-// 2, one line naming the path, nothing written. (Copies from snapshots:
+// A destination inside a snapshot, also through a symlink, is read-only,
+// migrate cannot replace files there, and a source must be inside one
+// snapshot that exists: exit 2, one line naming the path, nothing
+// written. (Copies from snapshots:
 // snapshot_e2e_test.go.)
 func TestE2ESnapshotPathsRefused(t *testing.T) {
 	e := newFSEnv(t)
@@ -344,6 +345,11 @@ func TestE2ESnapshotPathsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.m.RemoveDir(e.path("sv/.snap/s1")) })
+	for link, target := range map[string]string{"snaplink": "sv/.snap/s1", "snapdirlink": "sv/.snap"} {
+		if err := e.m.Symlink(target, e.path(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	snapFile, snapDir := "cephfs:"+e.path("sv/.snap/s1/f"), "cephfs:"+e.path("sv/.snap/s1")
 	for _, tc := range []struct {
 		name string
@@ -354,6 +360,9 @@ func TestE2ESnapshotPathsRefused(t *testing.T) {
 		{"no such snapshot", []string{"cp", "cephfs:" + e.path("sv/.snap/nosuch/f"), "cephfs:" + e.path("fromsnap")}, "no snapshot cephfs:" + e.path("sv/.snap/nosuch")},
 		{"into a snapshot", []string{"cp", "cephfs:" + e.path("sv/f"), "cephfs:" + e.path("sv/.snap/s1/g")}, "snapshots are read-only"},
 		{"tree into a snapshot", []string{"cp", "-r", "cephfs:cephfs:" + e.path("sv"), "cephfs:cephfs:" + e.path("sv/.snap/s1/t")}, "snapshots are read-only"},
+		{"into a snapshot through a symlink", []string{"cp", "cephfs:" + e.path("sv/f"), "cephfs:" + e.path("snaplink/g")}, "through a symlink; snapshots are read-only"},
+		{"tree into a snapshot through a symlink", []string{"cp", "-r", "cephfs:" + e.path("sv") + "/", "cephfs:" + e.path("snaplink/t")}, "through a symlink; snapshots are read-only"},
+		{"into the snapshot directory through a symlink", []string{"cp", "-r", "cephfs:" + e.path("sv"), "cephfs:" + e.path("snapdirlink/t")}, "through a symlink; snapshots are read-only"},
 		{"migrate", []string{"migrate", "--pool", "cephfs_data2", snapDir}, "snapshots are read-only"},
 		{"--snap", []string{"cp", "--snap", "s1", snapFile, "cephfs:" + e.path("fromsnap")}, "a CephFS snapshot is a path"},
 	} {
@@ -364,7 +373,7 @@ func TestE2ESnapshotPathsRefused(t *testing.T) {
 			}
 		})
 	}
-	if n := e.names(t, ""); len(n) != 1 { // sv
+	if n := e.names(t, ""); len(n) != 3 { // sv and the links
 		t.Fatalf("refused copies left %v", n)
 	}
 	if n := e.names(t, "sv/.snap/s1"); len(n) != 1 {
