@@ -126,6 +126,7 @@ type Copier struct {
 	settlesLeft  atomic.Int64   // files settle left alone: another client changed them
 	placed       placedLog      // files put in place (reconnect.go)
 	quotas       quotas         // the destination's quota directories (quota.go)
+	creator      creator        // the uid this client creates files as (stagingowner.go)
 }
 
 // New returns a copier; report (nil for none) receives each file's

@@ -388,7 +388,7 @@ func (c *Copier) reuseStaging(staging, base string, sst cephfs.Stat, sl cephfs.F
 	case err != nil:
 		return nil, nil, fmt.Errorf("%w: %w", errNotStaging, err)
 	}
-	if err := ownsStaging(old, base); err != nil {
+	if err := c.ownsStaging(old, base); err != nil {
 		old.Close()
 		return nil, nil, err
 	}

@@ -20,7 +20,8 @@ import (
 // stagingMode. Only a regular file with one link at a staging name of the
 // destination being copied, carrying the mark, is ever taken for a
 // staging file: resumed, grown, truncated, removed, or left out of a
-// walk. Anything else at a staging name, a user's file or an unmarked
+// walk; and only one owned by the uid this client creates files as is
+// resumed, grown, truncated or removed (stagingowner.go). Anything else at a staging name, a user's file or an unmarked
 // leftover, is never touched: the copy takes the next name. A crash
 // between a staging file's creation and its mark, or between the copy's
 // own mode replacing the mark (finish) and the rename, leaves an unmarked
@@ -179,13 +180,21 @@ var errNotStaging = errors.New("not a staging file of this destination")
 
 // ownsStaging checks that the open file is a staging file of destination
 // name base: a regular file of one link (another name's data is never
-// touched through it) carrying the mark.
-func ownsStaging(file *cephfs.File, base string) error {
+// touched through it), owned by the uid this client creates files as
+// (stagingowner.go), carrying the mark.
+func (c *Copier) ownsStaging(file *cephfs.File, base string) error {
 	st, err := file.Stat()
 	if err != nil {
 		return err
 	}
 	if !st.IsRegular() || st.Nlink != 1 {
+		return errNotStaging
+	}
+	uid, err := c.creatorUID(path.Dir(file.Path()))
+	if err != nil {
+		return fmt.Errorf("%w: %w", errNotStaging, err)
+	}
+	if st.UID != uid {
 		return errNotStaging
 	}
 	if modeMarked(st) {
