@@ -97,7 +97,7 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 	}
 	hidden := strings.HasPrefix(path.Base(dst), stagingStart)
 	_, err := c.fs.Lstat(dst)
-	left := hidden && err == nil && c.marked(src, dst)
+	left := hidden && err == nil && c.ownMarked(src, dst)
 	if !errors.Is(err, fs.ErrNotExist) && !left {
 		return nil, nil // there (or unknown: the per-file path reports it)
 	}
@@ -117,7 +117,7 @@ func (c *Copier) freshTarget(src, dst string) (*freshTree, error) {
 		err = c.mkdirMarked(src, ft.staging)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		if !c.marked(src, ft.staging) {
+		if !c.ownMarked(src, ft.staging) {
 			return nil, fmt.Errorf("%w: cephfs:%s, where the copy of cephfs:%s to cephfs:%s is built, is taken by something that is not an interrupted copy of it (radoscp leaves it alone); nothing was changed",
 				ErrUsage, ft.staging, src, dst)
 		}

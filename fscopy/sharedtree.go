@@ -89,7 +89,7 @@ func (c *Copier) sharedTarget(src, dst string) (*freshTree, error) {
 		return nil, err
 	}
 	if s.Finish {
-		if !c.marked(src, ft.staging) {
+		if !c.ownMarked(src, ft.staging) {
 			return nil, nil
 		}
 		ft.resumed = true
@@ -120,7 +120,7 @@ func (c *Copier) sharedTarget(src, dst string) (*freshTree, error) {
 		err = c.mkdirMarked(src, ft.staging)
 	case errors.Is(err, fs.ErrNotExist):
 		err = c.mkdirMarked(src, ft.staging)
-	case err == nil && st.IsDir() && c.marked(src, ft.staging):
+	case err == nil && st.IsDir() && c.ownMarked(src, ft.staging):
 	case err == nil && hidden:
 		return nil, nil // a clone's staging directory, made unmarked: see freshTarget
 	case err == nil:

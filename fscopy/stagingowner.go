@@ -73,3 +73,20 @@ func (c *Copier) creatorUID(dir string) (uint32, error) {
 	c.creator.uid, c.creator.known = st.UID, true
 	return st.UID, nil
 }
+
+// ownMarked reports whether dir carries the mark of a tree copy of src
+// and is owned by the uid this client creates files as: a staging tree
+// to resume, fill and put in place. Its mark, like a staging file's
+// records, can be set by whoever owns the directory, and a tree another
+// user owns is theirs to change while the copy fills it.
+func (c *Copier) ownMarked(src, dir string) bool {
+	if !c.marked(src, dir) {
+		return false
+	}
+	st, err := c.fs.Lstat(dir)
+	if err != nil {
+		return false
+	}
+	uid, err := c.creatorUID(path.Dir(dir))
+	return err == nil && st.UID == uid
+}

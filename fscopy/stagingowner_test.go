@@ -2,6 +2,7 @@ package fscopy_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -69,6 +70,44 @@ func TestForgedStagingFileIsLeftAlone(t *testing.T) {
 				}
 				test.Run(t, "cmp", local(t, "forged", forged), staging)
 				holdsOnly(t, fuse+"/shared", ".radoscp.g", "g")
+			})
+		})
+	}
+}
+
+// The same user plants a directory that looks like an interrupted tree
+// copy's staging tree of t (at .radoscp.t, marked as a copy of the
+// source, a file of theirs in it), owned by uid 1000. Neither a resume
+// nor a plain copy takes it over: the copy is refused, nothing written,
+// the forged tree as it was (find -printf through ceph-fuse), and no t.
+// On a copier client that is fast and one whose OSD replies are slow.
+func TestForgedStagingTreeIsRefused(t *testing.T) {
+	for _, resume := range []bool{true, false} {
+		t.Run(fmt.Sprintf("resume=%v", resume), func(t *testing.T) {
+			eachClient(t, func(t *testing.T, slow float64) {
+				e := newEnv(t)
+				fuse := test.FuseMount(t) + e.dir
+				e.mkdirs(t, e.path("shared"), e.path("s"))
+				test.Run(t, "chmod", "1777", fuse+"/shared")
+				e.write(t, e.path("s/f"), nil, 0o644, map[uint64][]byte{0: test.RandomData(141, 5000)})
+				staging := fuse + "/shared/.radoscp.t"
+				test.Run(t, "mkdir", staging)
+				test.Run(t, "cp", local(t, "evil", []byte("EVIL")), staging+"/f")
+				test.Run(t, "setfattr", "-n", "user.radoscp.tree", "-v", e.path("s"), staging)
+				test.Run(t, "chown", "-R", "1000:1000", staging)
+				list := func() string {
+					return test.Run(t, "find", fuse+"/shared", "-mindepth", "1", "-type", "f", "-printf", "%p %i %n %s %u %m %T@ %C@\n") +
+						test.Run(t, "find", fuse+"/shared", "-mindepth", "1", "!", "-type", "f", "-printf", "%p %i %n %u %m %T@ %C@\n")
+				}
+				before := list()
+				_, err := mountCopier(t, slow).copier(t, fscopy.Options{Resume: resume}, nil).Copy(ctx, e.path("s"), e.path("shared/t"), true)
+				if !errors.Is(err, fscopy.ErrUsage) || !strings.Contains(err.Error(), "not an interrupted copy of it") {
+					t.Fatalf("copy into shared/t beside a forged staging tree: %v; want it refused", err)
+				}
+				if after := list(); after != before {
+					t.Fatalf("shared (find -printf) after the refused copy:\n%s\nwas\n%s", after, before)
+				}
+				holdsOnly(t, fuse+"/shared", ".radoscp.t")
 			})
 		})
 	}
