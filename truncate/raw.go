@@ -40,7 +40,8 @@ func RawLockObject(prefix string) string { return prefix + ".radoscp-lock" }
 // RawLockObject(prefix) until Close: another live copy into the same prefix
 // gives a *HeldError. An object of that name that radoscp did not make is
 // refused (ErrForeignObject), before anything is written: Close removes
-// the lock object.
+// the lock object. A lock that cannot be taken (EPERM: caps without the
+// lock class) leaves no lock object this call made.
 func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*Raw, error) {
 	r := NewRaw(objs, l, prefix, eof)
 	// The lock object is made, marked, with an exclusive create: made,
@@ -50,7 +51,9 @@ func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*R
 	// whose caps allow the lock class but no write to it can still
 	// copy; without one, the create's error is the answer.
 	oid := RawLockObject(prefix)
-	if cerr := objs.Create(oid, map[string][]byte{xattrLockObject: []byte(prefix)}); cerr != nil {
+	mark := map[string][]byte{xattrLockObject: []byte(prefix)}
+	cerr := objs.Create(oid, mark)
+	if cerr != nil {
 		exists, err := rawLockObject(objs, prefix)
 		switch {
 		case err != nil:
@@ -61,6 +64,9 @@ func OpenRaw(objs store.Objects, l layout.Layout, prefix string, eof uint64) (*R
 	}
 	var err error
 	if r.lock, err = TakeCopyLock(objs, oid); err != nil {
+		if cerr == nil {
+			err = unmake(objs, oid, mark, err)
+		}
 		return nil, err
 	}
 	return r, nil

@@ -94,7 +94,9 @@ type StriperOptions struct {
 // OpenStriper opens striped object name for writing, creating it with
 // layout l when it does not exist (l is ignored for an existing one, whose
 // own layout wins, as in libradosstriper). It takes the copy lock: another
-// live copy into name gives a *HeldError (errors.Is ErrHeld).
+// live copy into name gives a *HeldError (errors.Is ErrHeld). A lock that
+// cannot be taken (EPERM: caps without the lock class) leaves no object
+// this call created; an existing one is left as it was.
 func OpenStriper(objs store.Objects, name string, l layout.Layout) (*Striper, error) {
 	return OpenStriperWith(objs, name, l, StriperOptions{})
 }
@@ -105,12 +107,13 @@ func OpenStriperWith(objs store.Objects, name string, l layout.Layout, o Striper
 		return nil, err
 	}
 	first := layout.Striper(name).ObjectName(0)
-	err := objs.Create(first, map[string][]byte{
+	made := map[string][]byte{
 		xattrObjectSize:  []byte(strconv.FormatUint(l.ObjectSize, 10)),
 		xattrStripeUnit:  []byte(strconv.FormatUint(l.StripeUnit, 10)),
 		xattrStripeCount: []byte(strconv.FormatUint(l.StripeCount, 10)),
 		xattrSize:        []byte("0"),
-	})
+	}
+	err := objs.Create(first, made)
 	existed := errors.Is(err, store.ErrExists)
 	if err != nil && !existed {
 		return nil, err
@@ -121,6 +124,9 @@ func OpenStriperWith(objs store.Objects, name string, l layout.Layout, o Striper
 
 	s := &Striper{objs: objs, name: name, existed: existed}
 	if s.lock, err = TakeCopyLock(objs, first); err != nil {
+		if !existed {
+			err = unmake(objs, first, made, err)
+		}
 		return nil, err
 	}
 	if s.shared, err = takeSharedLock(objs, first, striperLock, striperLockTag); err != nil {

@@ -12,14 +12,17 @@ import (
 
 	"github.com/radoscp/radoscp/address"
 	"github.com/radoscp/radoscp/config"
+	"github.com/radoscp/radoscp/objcopy"
 )
 
 // runBatch runs the copies listed in f.batch over one connection. Every
 // line is read and checked before the first copy runs, so a mistake on
-// any line is invalid input with nothing copied. Before each copy it
-// re-reads the configuration, so an operator can change the window of a
-// long job between copies; a copy in progress keeps the window it started
-// with. It stops at the first failed copy.
+// any line is refused with nothing copied: its syntax (invalid input),
+// then what its copy would refuse, read from the cluster (objcopy.Copier.CheckAll,
+// which leaves to its copy what an earlier line's copy changes). Before
+// each copy it re-reads the configuration, so an operator can change the
+// window of a long job between copies; a copy in progress keeps the
+// window it started with. It stops at the first failed copy.
 func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cfg config.Config, f cpFlags) (err error) {
 	var in io.Reader = cmd.InOrStdin()
 	if f.batch != "-" {
@@ -41,6 +44,13 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		return err
 	}
 	defer r.close()
+	reqs := make([]objcopy.Request, len(lines))
+	for i, l := range lines {
+		reqs[i] = objectRequest(cfg, l.req)
+	}
+	if i, err := r.objects.CheckAll(reqs); err != nil {
+		return fmt.Errorf("--batch line %d: %w", lines[i].n, err)
+	}
 	for _, l := range lines {
 		next, _, err := loader.Load()
 		if err != nil {
