@@ -54,6 +54,9 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 	if req.DryRun {
 		return c.dryRun(req, src, length)
 	}
+	if length == 0 && req.Ranged && !req.Resume {
+		return c.copyNothing(req)
+	}
 	if err := c.pools.Full(req.Dst.Pool); err != nil {
 		return out, fmt.Errorf("destination %s: %w", req.Dst, err)
 	}
@@ -98,6 +101,18 @@ func (c *Copier) Copy(ctx context.Context, req Request) (out Outcome, err error)
 		cerr = interrupted(orig, res, length)
 	}
 	return out, classify(res, out.Verified, cerr, req, length, eofBefore)
+}
+
+// copyNothing is a range copy of 0 bytes: like copy_file_range, it
+// succeeds and writes nothing, wherever --dst-offset is. The destination
+// is read (its EOF; --no-clobber), never opened: opening creates a
+// striped one and takes its lock, and prepare records the copy on it.
+func (c *Copier) copyNothing(req Request) (Outcome, error) {
+	_, eof, _, err := c.dryRunDestination(req, 0)
+	if err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Ran: true, Result: radoscp.Result{PublishedEOF: eof, Window: max(req.Options.Window, 1)}}, nil
 }
 
 // run runs the engine into dst. A copy from a pool snapshot is guarded:

@@ -23,7 +23,8 @@ type destination interface {
 	//     emptied first, so that the copy runs with its window and ends
 	//     at the source's size.
 	//   - a range copy writes into the data that is there
-	//     (copy_file_range).
+	//     (copy_file_range); one starting past a striped destination's
+	//     EOF first cuts back what an interrupted copy left past it.
 	//   - --resume (striped): the record left by the interrupted copy
 	//     must be of this request and this source, unchanged (else
 	//     invalid input); the request moves past the published EOF.
@@ -83,6 +84,15 @@ func (d *stripedDestination) prepare(req Request, length uint64, rec *sourceReco
 		err = d.Replace(rec.encode(), rec.Dirty, req.Width)
 	default:
 		err = d.SetRecord(rec.encode())
+		if err == nil && old != nil && old.Dirty > d.EOF() && req.DstOffset > d.EOF() {
+			// An interrupted copy may have written past the EOF.
+			// This one publishes past it without writing the gap
+			// [EOF, --dst-offset): cut back first, so the gap is a
+			// hole, zeros, and not the other copy's unpublished
+			// bytes. The record, stored first, keeps its dirty
+			// mark while this runs.
+			err = d.TrimPast(old.Dirty)
+		}
 	}
 	if err != nil {
 		return req, length, fmt.Errorf("destination %s: %w", req.Dst, err)

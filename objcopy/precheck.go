@@ -114,6 +114,10 @@ func (c *Copier) precheck(req Request, src radoscp.Source, length uint64, lock *
 		if lock == nil {
 			lock = startLockObjectCheck(p, req.Dst.Name)
 		}
+		if err := checkDstSize(p, l, req, length); err != nil {
+			lock.wait()
+			return nil, err
+		}
 		return nil, destinationError(req, lock.wait())
 	}
 	if req.DryRun && !req.Resume {
@@ -144,6 +148,35 @@ func (c *Copier) precheck(req Request, src radoscp.Source, length uint64, lock *
 		}
 	}
 	return &rec, nil
+}
+
+// checkDstSize refuses a range copy into a raw object set that holds data
+// at or past --dst-size where the copy can cut back. A raw set records no
+// EOF: the copy takes req.DstSize as the truth, and a failure cuts back
+// whole object sets from the published EOF (at least --dst-size) up to
+// where the copy wrote, removing or truncating every object there past it
+// (see truncate.Raw.CutBack). Data there past a --dst-size given too small
+// (0, the default, says "empty") would be lost, before and after the range
+// too; the parallel copy a too small --dst-size allows also writes ahead of
+// a failure. So the sets the copy can write past --dst-size,
+// [max(--dst-offset, --dst-size), --dst-offset+length), are statted (Width
+// at a time, one stat per object; none when the range ends at or below
+// --dst-size). A whole copy is not checked: it replaces the set by design
+// (prepare). Nor is --no-clobber: it refuses any object of the range.
+func checkDstSize(p store.Objects, l layout.Layout, req Request, length uint64) error {
+	if !req.Ranged || req.NoClobber {
+		return nil
+	}
+	from, to := max(req.DstOffset, req.DstSize), req.DstOffset+length
+	obj, err := truncate.NewRaw(p, l, req.Dst.Name, req.DstSize).PastEOF(from, to, req.Width)
+	switch {
+	case err != nil:
+		return fmt.Errorf("destination %s: checking for data past --dst-size %d: %w", req.Dst, req.DstSize, err)
+	case obj != "":
+		return usage("destination %s holds data at or past --dst-size %d (object %s), in the object sets this copy writes past it: a failure would cut them back to that EOF, losing data outside the range; a rados: destination records no EOF: give its true EOF with --dst-size",
+			req.Dst, req.DstSize, obj)
+	}
+	return nil
 }
 
 // lockObjectCheck reads a raw destination's lock object

@@ -3,9 +3,9 @@ package truncate
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/radoscp/radoscp/layout"
 	"github.com/radoscp/radoscp/store"
@@ -185,14 +185,38 @@ func (r *Raw) Replace(width int) error {
 // Existing returns the first object that exists among those holding bytes
 // [from, to), checked up to width at a time, or "" if none does.
 func (r *Raw) Existing(from, to uint64, width int) (string, error) {
+	return r.firstObject(from, to, width, func(uint64, store.ObjectStat) bool { return true })
+}
+
+// PastEOF returns the first object, among the whole object sets that hold
+// bytes [from, to), that holds data at or past the EOF r was made with
+// (larger than layout.ObjectLength gives it for that EOF), checked up to
+// width at a time; "" if none does. Those are the objects a cut-back of a
+// copy into [from, to) truncates or removes, taking the EOF as true: a set
+// that holds such data has a larger EOF than it was given.
+func (r *Raw) PastEOF(from, to uint64, width int) (string, error) {
+	return r.firstObject(from, to, width, func(obj uint64, st store.ObjectStat) bool {
+		return st.Size > r.layout.ObjectLength(r.eof, obj)
+	})
+}
+
+// firstObject stats the objects of the whole object sets that hold bytes
+// [from, to), up to width at a time, in order, and returns the first for
+// which hit holds (missing objects never do), or "" if none does. It stops
+// submitting once one is found. A failed stat of an object past the one
+// found does not change the answer; one below it fails the scan.
+func (r *Raw) firstObject(from, to uint64, width int, hit func(obj uint64, st store.ObjectStat) bool) (string, error) {
 	if from >= to {
 		return "", nil
 	}
 	first := from / r.layout.SetSize() * r.layout.StripeCount
 	end := setsEnd(r.layout, to)
-	var found atomic.Pointer[string]
+	// found is the lowest object number found; statted in parallel,
+	// a later object may answer first.
 	var mu sync.Mutex
+	found := uint64(math.MaxUint64)
 	var errs []error
+	failed := uint64(math.MaxUint64) // the lowest object whose stat failed
 	next := make(chan uint64)
 	var wg sync.WaitGroup
 	for range min(uint64(max(width, 1)), end-first) {
@@ -200,29 +224,35 @@ func (r *Raw) Existing(from, to uint64, width int) (string, error) {
 		go func() {
 			defer wg.Done()
 			for obj := range next {
-				oid := r.names.ObjectName(obj)
-				_, err := r.objs.Stat(oid)
+				st, err := r.objs.Stat(r.names.ObjectName(obj))
+				mu.Lock()
 				switch {
-				case err == nil:
-					found.CompareAndSwap(nil, &oid)
-				case !errors.Is(err, store.ErrNotFound):
-					mu.Lock()
+				case err == nil && hit(obj, st):
+					found = min(found, obj)
+				case err != nil && !errors.Is(err, store.ErrNotFound):
 					errs = append(errs, err)
-					mu.Unlock()
+					failed = min(failed, obj)
 				}
+				mu.Unlock()
 			}
 		}()
 	}
-	for obj := first; obj < end && found.Load() == nil; obj++ {
+	for obj := first; obj < end; obj++ {
+		mu.Lock()
+		stop := found != math.MaxUint64
+		mu.Unlock()
+		if stop {
+			break
+		}
 		next <- obj
 	}
 	close(next)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := errors.Join(errs...); err != nil && failed < found {
 		return "", err
 	}
-	if p := found.Load(); p != nil {
-		return r.objs.Ref(*p), nil
+	if found != math.MaxUint64 {
+		return r.objs.Ref(r.names.ObjectName(found)), nil
 	}
 	return "", nil
 }

@@ -65,3 +65,30 @@ func TestRawCutBackLeavesDataBelowEOF(t *testing.T) {
 		}
 	}
 }
+
+// PastEOF finds, in the whole sets a range touches, the lowest object
+// holding data past the EOF the set was described with: exactly the
+// objects a cut-back from that EOF would change.
+func TestRawPastEOF(t *testing.T) {
+	p := fake.New().Pool("a")
+	names := layout.Prefix("d")
+	set := striped.SetSize()
+	fill(t, p, striped, names, 2*set+100<<10) // the truth: two sets and a bit
+	for _, tc := range []struct {
+		eof, from, to uint64
+		want          string
+	}{
+		{2*set + 100<<10, 2 * set, 3 * set, ""}, // the true EOF
+		{3 * set, 2 * set, 4 * set, ""},         // more than the truth
+		{0, 2 * set, 2*set + 1, "a/d.00000006"}, // the set of the range's start
+		{2 * set, 2*set + 200<<10, 3 * set, "a/d.00000006"},
+		{2*set + 50<<10, 2 * set, 3 * set, "a/d.00000006"}, // a stripe unit longer than its share
+		{0, 3 * set, 5 * set, ""},                          // past the data
+		{0, set, set, ""},                                  // an empty range
+	} {
+		got, err := truncate.NewRaw(p, striped, "d", tc.eof).PastEOF(tc.from, tc.to, 2)
+		if err != nil || got != tc.want {
+			t.Errorf("EOF %d, [%d, %d): %q, %v; want %q", tc.eof, tc.from, tc.to, got, err, tc.want)
+		}
+	}
+}

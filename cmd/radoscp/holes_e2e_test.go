@@ -72,12 +72,14 @@ func TestE2EMissingSource(t *testing.T) {
 					t.Fatalf("%s: a refused copy wrote %v", tc.name, left)
 				}
 			}
-			// Deliberately: a hole over stale destination objects (a
-			// ranged copy, so they are not replaced first) leaves them
-			// reading as zeros, here removed by the copy-from path.
+			// Deliberately: a hole over old destination objects (a
+			// ranged copy, so they are not replaced first; --dst-size
+			// their true EOF, as a set holding data past it is
+			// refused) leaves them reading as zeros, here removed by
+			// the copy-from path.
 			stale := writeObjects(t, b, dst, 3, oneMiB)
 			r := runCmd(t, nil, "cp", "-c", c.conf, "--object-size", "1M", "--no-progress", "--allow-missing",
-				"--src-offset", "2M", "--dst-offset", "1M", "--dst-size", "1M", "--length", "2M",
+				"--src-offset", "2M", "--dst-offset", "1M", "--dst-size", "3M", "--length", "2M",
 				"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
 			if r.code != 0 {
 				t.Fatalf("--allow-missing: exit %d: %s", r.code, r.stderr)
@@ -95,9 +97,10 @@ func TestE2EMissingSource(t *testing.T) {
 }
 
 // One hole rule on both paths: a source with a missing object copied over
-// stale destination objects past --dst-size (what a killed run leaves) is
-// byte-exact, zeros in the hole, whether copy-from or the client moves the
-// bytes (aligned, or misaligned by 1000 bytes with 256 KiB chunks).
+// old destination objects (what a killed run leaves; given in --dst-size,
+// as a set holding data past it is refused) is byte-exact, zeros in the
+// hole, whether copy-from or the client moves the bytes (aligned, or
+// misaligned by 1000 bytes with 256 KiB chunks).
 func TestE2EHoleOverStaleObjects(t *testing.T) {
 	conf := test.Conf(t)
 	for _, c := range confs(t, conf) {
@@ -120,7 +123,7 @@ func TestE2EHoleOverStaleObjects(t *testing.T) {
 					}
 				}
 				r := runCmd(t, nil, "cp", "-c", c.conf, "--object-size", "1M", "--no-progress", "--chunk", "256K", "--json",
-					"--dst-offset", strconv.Itoa(dstOff), "--dst-size", strconv.Itoa(dstOff), "--length", "4M",
+					"--dst-offset", strconv.Itoa(dstOff), "--dst-size", "6M", "--length", "4M",
 					"rados:radoscp-a/"+src, "rados:radoscp-b/"+dst)
 				if r.code != 0 {
 					t.Fatalf("dst offset %d: exit %d: %s", dstOff, r.code, r.stderr)
