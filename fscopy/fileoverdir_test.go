@@ -27,13 +27,7 @@ func TestFileOverDirectoryRefusedBeforeCopying(t *testing.T) {
 		for i, p := range []string{"s/x", "s/y", "s2/z", "d/y/keep"} {
 			e.write(t, e.path(p), nil, 0o644, map[uint64][]byte{0: test.RandomData(uint64(150+i), 5<<20+i)})
 		}
-		// Files only: a directory's size is its recursive bytes, which
-		// the MDS propagates lazily.
-		// d itself gets s's times.
-		list := func() string {
-			return test.Run(t, "find", fuse+"/d", "-mindepth", "1", "-type", "f", "-printf", "%p %i %n %s %T@ %C@\n") +
-				test.Run(t, "find", fuse+"/d", "-mindepth", "1", "!", "-type", "f", "-printf", "%p %i %n %T@ %C@\n")
-		}
+		list := func() string { return entriesBelow(t, fuse+"/d") } // d itself gets s's times
 		before := list()
 		cp := mountCopier(t, slow)
 		for _, o := range []fscopy.Options{{}, {}, {IgnoreTimes: true}, {DryRun: true}} {
@@ -66,7 +60,7 @@ func TestFileOverDirectoryRefusedBeforeCopying(t *testing.T) {
 				t.Fatalf("failed %v (%+v); want x and y", failed, o)
 			}
 			if after := list(); after != before {
-				t.Fatalf("after the copy (%+v), the target (find -printf: path, inode, links, a file's size, times) is\n%s\nwas\n%s", o, after, before)
+				t.Fatalf("after the copy (%+v), the target (entriesBelow) is\n%s\nwas\n%s", o, after, before)
 			}
 		}
 

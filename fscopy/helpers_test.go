@@ -147,3 +147,14 @@ func attrsOf(st cephfs.Stat) cephfs.Attrs {
 }
 
 func copyOpts(window int) radoscp.Options { return radoscp.Options{Window: window} }
+
+// entriesBelow lists, through ceph-fuse, every entry below dir: its path,
+// inode, links, owner, mode and times, and a file's size; not a
+// directory's, which is its recursive bytes, propagated by the MDS
+// lazily (a listing taken right after the tree was made can change
+// with no write).
+func entriesBelow(t *testing.T, dir string) string {
+	t.Helper()
+	return test.Run(t, "find", dir, "-mindepth", "1", "-type", "f", "-printf", "%p %i %n %u %m %s %T@ %C@\n") +
+		test.Run(t, "find", dir, "-mindepth", "1", "!", "-type", "f", "-printf", "%p %i %n %u %m %T@ %C@\n")
+}

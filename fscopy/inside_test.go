@@ -13,10 +13,10 @@ import (
 
 // A tree copy into its own source, through a symlink to it (alink -> a)
 // or to the root (rootlink -> /), is refused before anything is made, as
-// GNU cp refuses it: the source, as ceph-fuse lists it (inodes, links,
-// sizes, times), is as it was. Were it not refused, the copy would copy
-// itself level after level: the test stops such a copy at its second
-// level.
+// GNU cp refuses it: the source, as ceph-fuse lists it (entriesBelow:
+// inodes, links, times, files' sizes), is as it was. Were it not
+// refused, the copy would copy itself level after level: the test stops
+// such a copy at its second level.
 func TestCopyIntoItselfThroughSymlinkRefused(t *testing.T) {
 	eachClient(t, func(t *testing.T, slow float64) {
 		e := newEnv(t)
@@ -29,9 +29,7 @@ func TestCopyIntoItselfThroughSymlinkRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		list := func() string {
-			return test.Run(t, "find", fuse, "-printf", "%p %i %n %s %T@ %C@\n")
-		}
+		list := func() string { return entriesBelow(t, fuse) }
 		before := list()
 		cp := mountCopier(t, slow)
 		for _, dst := range []string{
@@ -55,7 +53,7 @@ func TestCopyIntoItselfThroughSymlinkRefused(t *testing.T) {
 				t.Fatalf("copy of %s to %s: %v; want a refusal naming both", a, dst, err)
 			}
 			if after := list(); after != before {
-				t.Fatalf("after the refused copy to %s, the tree (find -printf '%%p %%i %%n %%s %%T@ %%C@') is\n%s\nwas\n%s", dst, after, before)
+				t.Fatalf("after the refused copy to %s, the tree (entriesBelow) is\n%s\nwas\n%s", dst, after, before)
 			}
 		}
 		// Through the same symlink, but beside the source: copied.

@@ -95,17 +95,13 @@ func TestForgedStagingTreeIsRefused(t *testing.T) {
 				test.Run(t, "cp", local(t, "evil", []byte("EVIL")), staging+"/f")
 				test.Run(t, "setfattr", "-n", "user.radoscp.tree", "-v", e.path("s"), staging)
 				test.Run(t, "chown", "-R", "1000:1000", staging)
-				list := func() string {
-					return test.Run(t, "find", fuse+"/shared", "-mindepth", "1", "-type", "f", "-printf", "%p %i %n %s %u %m %T@ %C@\n") +
-						test.Run(t, "find", fuse+"/shared", "-mindepth", "1", "!", "-type", "f", "-printf", "%p %i %n %u %m %T@ %C@\n")
-				}
-				before := list()
+				before := entriesBelow(t, fuse+"/shared")
 				_, err := mountCopier(t, slow).copier(t, fscopy.Options{Resume: resume}, nil).Copy(ctx, e.path("s"), e.path("shared/t"), true)
 				if !errors.Is(err, fscopy.ErrUsage) || !strings.Contains(err.Error(), "not an interrupted copy of it") {
 					t.Fatalf("copy into shared/t beside a forged staging tree: %v; want it refused", err)
 				}
-				if after := list(); after != before {
-					t.Fatalf("shared (find -printf) after the refused copy:\n%s\nwas\n%s", after, before)
+				if after := entriesBelow(t, fuse+"/shared"); after != before {
+					t.Fatalf("shared (entriesBelow) after the refused copy:\n%s\nwas\n%s", after, before)
 				}
 				holdsOnly(t, fuse+"/shared", ".radoscp.t")
 			})
