@@ -360,3 +360,19 @@ func (t *treeCopy) copyChanged(ctx context.Context, src, dst string, st cephfs.S
 	r.Size = st.Size
 	return r
 }
+
+// SyncedFrom reads dst's record of the last complete copy of a snapshot
+// into it (xattrSynced): the snapshotted directory and the copy's path
+// below the snapshot. ok is false when dst has no record, or one that is
+// not radoscp's.
+func (c *Copier) SyncedFrom(dst string) (dir, rel string, ok bool) {
+	v, err := c.fs.GetXattr(dst, xattrSynced)
+	if err != nil {
+		return "", "", false
+	}
+	var rec syncedRecord
+	if err := json.Unmarshal(v, &rec); err != nil || rec.Dir == "" {
+		return "", "", false
+	}
+	return rec.Dir, rec.Path, true
+}

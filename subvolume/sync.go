@@ -38,6 +38,14 @@ type SyncRequest struct {
 	// Snapshot is the source snapshot to copy; "" for the newest (by
 	// creation time) of those whose names start with Prefix.
 	Snapshot, Prefix string
+	// Adopt makes an existing Target that is not recognisably
+	// Subvolume's mirror (mirror.go) one: without it such a target is
+	// refused.
+	Adopt bool
+	// DryRun writes nothing: the target is checked as a sync checks
+	// it, an absent one is not created, and the copy is the copier's
+	// dry run (its Options.DryRun must be set too).
+	DryRun bool
 }
 
 // SyncResult is what a sync did.
@@ -47,10 +55,14 @@ type SyncResult struct {
 	Snapshot, SnapshotPath, TargetPath string
 	// Created is set when this run created the target subvolume;
 	// UpToDate when the target had the snapshot already (nothing was
-	// copied); Snapshotted when this run snapshotted the target.
-	Created, UpToDate, Snapshotted bool
-	Summary                        fscopy.Summary
-	Elapsed                        time.Duration
+	// copied); Snapshotted when this run snapshotted the target. A dry
+	// run sets Created when the target does not exist (it would be
+	// created), and leaves TargetPath empty.
+	// Adopted is set when this run made an existing target the
+	// source's mirror (mirror.go): an empty one, or with Adopt.
+	Created, UpToDate, Snapshotted, Adopted bool
+	Summary                                 fscopy.Summary
+	Elapsed                                 time.Duration
 }
 
 // Sync runs r; the Cloner's copier must have Options.Delete set.
@@ -76,10 +88,17 @@ func (c *Cloner) Sync(ctx context.Context, r SyncRequest) (SyncResult, error) {
 		if err = mgrError("getpath of target subvolume "+r.Target, err); store.ErrnoOf(err) != syscall.ENOENT {
 			return res, err
 		}
+		res.Created = true
+		if r.DryRun {
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
 		if p, err = c.createTarget(req); err != nil {
 			return res, err
 		}
-		res.Created = true
+	}
+	if res.Adopted, err = c.checkMirror(r, src, p, res.Created); err != nil {
+		return res, err
 	}
 	res.TargetPath = p
 	have, err := c.admin.ListSubVolumeSnapshots(r.Volume, r.TargetGroup, r.Target)
@@ -92,7 +111,7 @@ func (c *Cloner) Sync(ctx context.Context, r SyncRequest) (SyncResult, error) {
 	}
 	res.Summary, err = c.copier.Copy(ctx, src.path+"/", p, true)
 	res.Elapsed = time.Since(start)
-	if err != nil {
+	if err != nil || r.DryRun {
 		return res, err
 	}
 	if err := c.admin.CreateSubVolumeSnapshot(r.Volume, r.TargetGroup, r.Target, r.Snapshot); err != nil {

@@ -23,7 +23,7 @@ import (
 func newSubvolumeSyncCommand() *cobra.Command {
 	var f fsFlags
 	var req subvolume.SyncRequest
-	var noProgress bool
+	var noProgress, dryRun bool
 	var maxDelete int
 	var settle, skew time.Duration
 	cmd := &cobra.Command{
@@ -40,6 +40,17 @@ nothing changed below them since (the summary says which scan ran and
 why); a TARGET with a snapshot of that name already is up to date.
 Nothing but this command should write into TARGET.
 
+An existing TARGET is synced only when it is recognisably SUBVOL's
+mirror: a sync created it (it marks it so, xattr user.radoscp.mirror,
+before copying anything, so an interrupted first run's rerun continues),
+or it records a complete earlier sync of SUBVOL, or it is empty. Any
+other TARGET (not empty and never synced from SUBVOL, or the mirror of
+another subvolume) is refused with exit code 2, nothing written: a sync
+removes what the snapshot lacks. --adopt-target makes such a TARGET
+SUBVOL's mirror anyway (once; later runs know it by its mark).
+--dry-run checks TARGET the same way and says what a sync would copy
+and remove, writing nothing (no TARGET created, no snapshot taken).
+
 Exit codes: 0 synced (or up to date), 1 failed, 2 invalid input (nothing
 written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 		Args: exactArgs(3, "VOL SUBVOL TARGET"),
@@ -50,6 +61,8 @@ written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 	cmd.Flags().StringVar(&req.Pool, "pool", "", "a new TARGET's data pool (default: SUBVOL's)")
 	cmd.Flags().StringVar(&req.Snapshot, "snapshot", "", "the source snapshot to copy (default: the newest whose name starts with --prefix)")
 	cmd.Flags().StringVar(&req.Prefix, "prefix", "", "choose the newest snapshot among those whose names start with this (snap_schedule's: scheduled-)")
+	cmd.Flags().BoolVar(&req.Adopt, "adopt-target", false, "make an existing TARGET that is not SUBVOL's mirror (not empty, never synced from SUBVOL, or another subvolume's mirror) SUBVOL's mirror: what the snapshot lacks is removed from it")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "check TARGET, say what would be copied and removed, and write nothing (TARGET neither created nor snapshotted)")
 	cmd.Flags().BoolVar(&noProgress, "no-progress", false, "never show progress (same as --progress off)")
 	cmd.Flags().IntVar(&f.files, "files", 4, fmt.Sprintf("files copied at once, 1 to %d (each with --window objects in flight, all of them together at most %d)", maxFiles, window.MaxInFlight))
 	cmd.Flags().StringVar(&f.sync, "sync", "fs", "when data is made durable: file (fsync each file), fs (one sync at the end) or off")
@@ -71,6 +84,7 @@ written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 			return usage("--settle %s, --clock-skew %s: expected 0 or more", settle, skew)
 		}
 		o.PruneSettle, o.PruneSkew = noneIfZero(settle), noneIfZero(skew)
+		o.DryRun, req.DryRun = dryRun, dryRun
 		ctx, stop := interruptContext(cmd)
 		defer stop()
 		run, prog, c, err := openSubvolumeCopy(cmd, cfg, o, req.Volume, req.Pool)
@@ -80,7 +94,7 @@ written), 3 interrupted (a rerun continues), 4 --max-delete reached.`,
 		defer run.close()
 		res, err := subvolume.New(run.runner.conn, run.fs, c).Sync(ctx, req)
 		prog.finish()
-		if err == nil && o.Sync == fscopy.SyncFS {
+		if err == nil && o.Sync == fscopy.SyncFS && !dryRun {
 			err = run.fs.SyncFS()
 		}
 		run.runner.session.finish()
@@ -147,13 +161,14 @@ type jsonSync struct {
 	Created      bool   `json:"created"`
 	UpToDate     bool   `json:"up_to_date"`
 	Snapshotted  bool   `json:"snapshotted"`
+	Adopted      bool   `json:"adopted"`
 }
 
 func printSync(w io.Writer, asJSON bool, req subvolume.SyncRequest, res subvolume.SyncResult, err error) {
 	if asJSON {
-		j := jsonSync{jsonSummary: newJSONSummary(false, shard.Shard{}, res.Summary, "", res.Elapsed, err),
+		j := jsonSync{jsonSummary: newJSONSummary(req.DryRun, shard.Shard{}, res.Summary, "", res.Elapsed, err),
 			Volume: req.Volume, Subvolume: req.Subvolume, Snapshot: res.Snapshot, Target: req.Target,
-			SnapshotPath: res.SnapshotPath, TargetPath: res.TargetPath, Created: res.Created, UpToDate: res.UpToDate, Snapshotted: res.Snapshotted}
+			SnapshotPath: res.SnapshotPath, TargetPath: res.TargetPath, Created: res.Created, UpToDate: res.UpToDate, Snapshotted: res.Snapshotted, Adopted: res.Adopted}
 		b, _ := json.Marshal(j)
 		fmt.Fprintln(w, string(b))
 		return
@@ -162,10 +177,16 @@ func printSync(w io.Writer, asJSON bool, req subvolume.SyncRequest, res subvolum
 	case res.UpToDate:
 		fmt.Fprintf(w, "subvolume %s has snapshot %s already: up to date, nothing copied\n", req.Target, res.Snapshot)
 		return
+	case req.DryRun && res.Created && err == nil:
+		fmt.Fprintf(w, "dry run: subvolume %s does not exist: a sync would create it and copy snapshot %s of %s into it in full; nothing was written\n", req.Target, res.Snapshot, req.Subvolume)
+		return
 	case res.TargetPath == "":
 		return // refused: main reports the error
 	}
-	printSummary(w, false, false, shard.Shard{}, res.Summary, "", res.Elapsed, nil)
+	if res.Adopted && !req.DryRun {
+		fmt.Fprintf(w, "subvolume %s (cephfs:%s) is now the mirror of subvolume %s\n", req.Target, res.TargetPath, req.Subvolume)
+	}
+	printSummary(w, false, req.DryRun, shard.Shard{}, res.Summary, "", res.Elapsed, nil)
 	if res.Snapshotted {
 		fmt.Fprintf(w, "synced snapshot %s of %s into subvolume %s (cephfs:%s) and snapshotted it as %s in %.1fs\n",
 			res.Snapshot, req.Subvolume, req.Target, res.TargetPath, res.Snapshot, res.Elapsed.Seconds())
