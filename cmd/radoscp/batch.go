@@ -62,7 +62,9 @@ func runBatch(ctx context.Context, cmd *cobra.Command, loader *config.Loader, cf
 		if err := r.copy(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), next, l.req); err != nil {
 			return fmt.Errorf("--batch line %d: %w", l.n, err)
 		}
-		done++
+		if !l.req.dryRun {
+			done++ // a dry run copies nothing: its failure is no partial run
+		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}

@@ -30,16 +30,29 @@ func TestE2EExitCodes(t *testing.T) {
 	}
 	absent(t, b, objName(dst, 0)) // nothing was written
 
-	// The first line copies, the second fails (its source is missing):
-	// exit 3, not 1. (A bad line is refused before any copy: exit 2,
-	// TestE2EBatchChecksEveryLineFirst.)
+	// The first two lines copy, the third fails: its source is the
+	// second's destination, to which the second copied nothing (so the
+	// checks before the first copy take it for written), and it is
+	// missing: exit 3, not 1. A dry run of the same batch copies nothing:
+	// it exits as its failing line does, not 3. (A line refused by the
+	// checks before the first copy exits 2 or 1 with nothing copied:
+	// TestE2EBatchRefusesBeforeCopying.)
 	batch := t.TempDir() + "/batch"
-	writeFile(t, batch, "rados:radoscp-a/"+src+" rados:radoscp-b/"+dst+" 2M\nrados:radoscp-a/"+test.UniqueName(t)+" rados:radoscp-b/"+test.UniqueName(t)+" 2M\n")
-	r := runCmd(t, nil, "cp", "-c", conf, "--no-progress", "--object-size", "1M", "--batch", batch)
-	if r.code != 3 || !strings.Contains(r.stderr, "after 1 completed copy") || !strings.Contains(r.stderr, "line 2") {
+	empty, other := test.UniqueName(t)+"-empty", test.UniqueName(t)+"-other"
+	writeFile(t, batch, "rados:radoscp-a/"+src+" rados:radoscp-b/"+dst+" 2M\n"+
+		"rados:radoscp-a/"+src+" rados:radoscp-b/"+empty+" 0\n"+
+		"rados:radoscp-b/"+empty+" rados:radoscp-b/"+other+" 2M\n")
+	r := runCmd(t, nil, "cp", "-c", conf, "--no-progress", "--object-size", "1M", "--batch", batch, "--dry-run")
+	if r.code != 1 || strings.Contains(r.stderr, "completed") || !strings.Contains(r.stderr, "line 3") {
+		t.Fatalf("dry run of the batch: exit %d, want 1 and no completed copy\n%s", r.code, r.stderr)
+	}
+	absent(t, b, objName(dst, 0))
+	r = runCmd(t, nil, "cp", "-c", conf, "--no-progress", "--object-size", "1M", "--batch", batch)
+	if r.code != 3 || !strings.Contains(r.stderr, "after 2 completed copies") || !strings.Contains(r.stderr, "line 3") {
 		t.Fatalf("batch: exit %d, want 3\n%s", r.code, r.stderr)
 	}
 	assertObjects(t, b, dst, data)
+	absent(t, b, objName(empty, 0))
 }
 
 // The textfile says how the last run ended, also when it failed before
