@@ -37,6 +37,12 @@ type Destination interface {
 	// CutBack makes every byte the copy wrote in [from, to) at or past the
 	// published EOF unreadable. It touches nothing below the EOF.
 	CutBack(from, to uint64) error
+	// Held reports nil while the copy may write the destination, and why
+	// not once it may not: its copy lock may have expired and been taken
+	// by another copy. The engine checks it before every operation it
+	// submits, and then submits nothing more; Publish, Checkpoint and
+	// CutBack refuse too, so nothing more is written.
+	Held() error
 	// Close releases what the destination holds (locks).
 	Close() error
 }

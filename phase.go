@@ -182,7 +182,7 @@ func (c *copier) startPlaced(ctx context.Context, i uint64, o op) (store.Pending
 		}
 	}
 	c.e.obs.InFlight(1)
-	p, err := c.start(o)
+	p, err := c.startHeld(i, o)
 	switch {
 	case err != nil:
 		c.e.obs.InFlight(-1)
@@ -194,6 +194,15 @@ func (c *copier) startPlaced(ctx context.Context, i uint64, o op) (store.Pending
 		return placed{p, c.e.limit}, nil
 	}
 	return p, nil
+}
+
+// startHeld submits operation i, o, unless the destination may no longer
+// be written (Destination.Held): checked last, after every wait.
+func (c *copier) startHeld(i uint64, o op) (store.Pending, error) {
+	if err := c.dst.Held(); err != nil {
+		return nil, fmt.Errorf("operation %d not submitted: %w", i, err)
+	}
+	return c.start(o)
 }
 
 // start submits one operation.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/radoscp/radoscp"
 	"github.com/radoscp/radoscp/address"
+	"github.com/radoscp/radoscp/truncate"
 	"github.com/radoscp/radoscp/verify"
 )
 
@@ -42,6 +43,11 @@ func classify(res radoscp.Result, checked *verify.Result, cerr error, req Reques
 	switch {
 	case cerr == nil:
 		return nil
+	case errors.Is(cerr, truncate.ErrLockLost):
+		// Not partial: another copy may have written the destination
+		// since, so what this one published no longer says anything.
+		return fmt.Errorf("stopped after %d of %d bytes: %w. What this copy published (EOF %d) holds only if no other copy has written the destination since; nothing was cut back, and --resume would continue from a record another copy may have replaced: check the destination, then copy again",
+			res.Bytes, length, cerr, res.PublishedEOF)
 	case res.Bytes > 0 && res.PublishedEOF >= req.DstOffset+res.Bytes:
 		return &PartialError{fmt.Errorf("copied %d of %d bytes, then: %w", res.Bytes, length, cerr)}
 	case res.Bytes > 0 && res.PublishedEOF > max(eofBefore, req.DstOffset):

@@ -124,6 +124,10 @@ func (c *CephFS) Close() error                 { return nil }
 // backtrace.
 func (c *CephFS) Offloadable(obj uint64) bool { return obj != 0 }
 
+// Held is always nil: a file holds no copy lock of its own (fscopy keeps
+// what it writes to staging files nobody else writes).
+func (c *CephFS) Held() error { return nil }
+
 // Checkpoint records eof while copies are in flight; the size is left to
 // Publish, which runs when nothing is being written.
 func (c *CephFS) Checkpoint(eof uint64) error {

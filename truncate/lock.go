@@ -24,6 +24,22 @@ const CopyLockName = "radoscp.copy"
 // it every LockDuration/3.
 const LockDuration = 30 * time.Second
 
+// leaseMargin is how long before the OSD could let its lock expire a copy
+// stops writing: the lock is its own for LockDuration from when the OSD
+// took a renewal, which is after the renewal was sent; the copy counts
+// from the sending, less this margin for the clocks' drift.
+const leaseMargin = LockDuration / 6
+
+// lockClock is the clock copy locks time their leases by; tests set it
+// before taking a lock.
+var lockClock = time.Now
+
+// ErrLockLost is a copy that stopped writing because its lock may no
+// longer be its own (errors.Is): a renewal was refused, or none was
+// confirmed for so long that the lock may have expired (the process was
+// paused, or the OSDs did not answer), and another copy may have taken it.
+var ErrLockLost = errors.New("lost the copy's lock")
+
 // Holder is who holds a copy lock, as its cookie says: the host, pid and
 // start of the radoscp process that took it.
 type Holder struct {
@@ -78,8 +94,11 @@ type CopyLock struct {
 
 	stop chan struct{}
 	done chan struct{}
-	mu   sync.Mutex
-	lost error
+	now  func() time.Time // time.Now; a test's clock
+
+	mu    sync.Mutex
+	lease time.Time // the copy may write before this instant
+	lost  error
 }
 
 // TakeCopyLock takes the exclusive lock CopyLockName on oid (creating oid
@@ -89,9 +108,10 @@ type CopyLock struct {
 // checked), gives a *HeldError. The lock is renewed every
 // LockDuration/3 until Release.
 func TakeCopyLock(objs store.Objects, oid string) (*CopyLock, error) {
-	l := &CopyLock{objs: objs, oid: oid, name: CopyLockName, cookie: newLockCookie()}
+	l := &CopyLock{objs: objs, oid: oid, name: CopyLockName, cookie: newLockCookie(), now: lockClock}
 	p := objs
 	for attempt := 0; ; attempt++ {
+		sent := l.now()
 		res, err := p.LockExclusive(oid, l.name, l.cookie, l.desc(), LockDuration, false)
 		if store.ErrnoOf(err) == syscall.EPERM {
 			return nil, fmt.Errorf("%w (%s)", err, lockCaps)
@@ -100,6 +120,7 @@ func TakeCopyLock(objs store.Objects, oid string) (*CopyLock, error) {
 			return nil, err
 		}
 		if res == store.Locked {
+			l.lease = leaseFrom(sent)
 			break
 		}
 		lockers, err := p.Lockers(oid, l.name)
@@ -130,7 +151,8 @@ func TakeCopyLock(objs store.Objects, oid string) (*CopyLock, error) {
 // and renews it like a copy lock: libradosstriper's striper.lock, which
 // its own writers and `rados --striper rm` respect.
 func takeSharedLock(objs store.Objects, oid, name, tag string) (*CopyLock, error) {
-	l := &CopyLock{objs: objs, oid: oid, name: name, tag: tag, shared: true, cookie: newLockCookie()}
+	l := &CopyLock{objs: objs, oid: oid, name: name, tag: tag, shared: true, cookie: newLockCookie(), now: lockClock}
+	sent := l.now()
 	res, err := objs.LockShared(oid, name, l.cookie, tag, l.desc(), LockDuration, false)
 	if store.ErrnoOf(err) == syscall.EPERM {
 		return nil, fmt.Errorf("%w (%s)", err, lockCaps)
@@ -141,6 +163,7 @@ func takeSharedLock(objs store.Objects, oid, name, tag string) (*CopyLock, error
 	if res != store.Locked {
 		return nil, fmt.Errorf("lock %s on %s: held exclusively by another client (a libradosstriper truncate or remove in progress)", name, objs.Ref(oid))
 	}
+	l.lease = leaseFrom(sent)
 	l.start()
 	return l, nil
 }
@@ -152,20 +175,29 @@ func (l *CopyLock) start() {
 	go l.renew()
 }
 
-// renew renews the lock every LockDuration/3. A renewal the OSD refuses
-// (someone else holds the lock: it expired and was taken) loses it; so
-// does going a whole LockDuration without a successful renewal.
+// leaseFrom is until when a lock the OSD took or renewed after sent is
+// certainly still the copy's.
+func leaseFrom(sent time.Time) time.Time { return sent.Add(LockDuration - leaseMargin) }
+
+// renew renews the lock every LockDuration/3 while its lease runs. A
+// renewal the OSD refuses (someone else holds the lock: it expired and
+// was taken) loses it; so does a lease that ran out before a renewal was
+// confirmed: a renewal sent then could take the lock afresh, after another
+// copy held it and wrote, so none is sent.
 func (l *CopyLock) renew() {
 	defer close(l.done)
 	t := time.NewTicker(LockDuration / 3)
 	defer t.Stop()
-	last := time.Now()
 	for {
 		select {
 		case <-l.stop:
 			return
 		case <-t.C:
 		}
+		if l.Held() != nil {
+			return
+		}
+		sent := l.now()
 		p := l.objs
 		var res store.LockResult
 		var err error
@@ -174,26 +206,39 @@ func (l *CopyLock) renew() {
 		} else {
 			res, err = p.LockExclusive(l.oid, l.name, l.cookie, l.desc(), LockDuration, true)
 		}
-		switch {
-		case err == nil && res == store.Locked:
-			last = time.Now()
-			continue
-		case err == nil:
-			err = fmt.Errorf("lock %s on %s was taken by another client", l.name, l.objs.Ref(l.oid))
-		case time.Since(last) < LockDuration:
-			continue // try again; the lock has not expired yet
-		}
 		l.mu.Lock()
-		l.lost = fmt.Errorf("lost the copy's lock: %w", err)
+		switch {
+		case l.lost != nil:
+		case err == nil && res == store.Locked && sent.Before(l.lease):
+			l.lease = leaseFrom(sent)
+		case err == nil && res == store.Locked:
+			// Sent after the lease had run out (a pause between
+			// the check and the send): held now, but perhaps not
+			// all along. Held has said so already, or will.
+		case err == nil:
+			l.lost = fmt.Errorf("%w: lock %s on %s was taken by another client", ErrLockLost, l.name, l.objs.Ref(l.oid))
+		default:
+			// Tried again at the next tick, while the lease runs.
+		}
 		l.mu.Unlock()
-		return
 	}
 }
 
-// Lost reports why the lock was lost, or nil while it is held.
-func (l *CopyLock) Lost() error {
+// Held reports nil while the lock is certainly the copy's, and why not
+// once it may not be: a renewal was refused, or the lease of the last
+// confirmed one has run out. Then it stays lost, and the copy must write
+// nothing more: not a copy, not its metadata, not a cut-back, since
+// another copy may be writing the destination. A check is only as good
+// as the instant it is made: a process paused between Held and its write
+// writes late.
+func (l *CopyLock) Held() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.lost == nil && !l.now().Before(l.lease) {
+		l.lost = fmt.Errorf("%w: lock %s on %s was last confirmed for %s from %s, and that ran out %s ago (was this process paused, or the OSDs unreachable?); another copy may have taken it since, so this one writes nothing more",
+			ErrLockLost, l.name, l.objs.Ref(l.oid), LockDuration, l.lease.Add(-(LockDuration - leaseMargin)).Format(time.TimeOnly),
+			l.now().Sub(l.lease).Round(time.Second))
+	}
 	return l.lost
 }
 

@@ -149,14 +149,21 @@ func (r *Raw) Close() error {
 // with `rados rm`.
 var ErrLockLeft = errors.New("could not remove the copy lock object")
 
+// Held is nil while the copy may write: always without a lock (NewRaw),
+// else while the copy lock is certainly held (CopyLock.Held).
+func (r *Raw) Held() error {
+	if r.lock == nil {
+		return nil
+	}
+	return r.lock.Held()
+}
+
 // Publish records eof: a raw object set has nowhere to store it, so the
 // caller reports it (and passes it back as the EOF of a later copy). It
 // fails once the copy lock is lost.
 func (r *Raw) Publish(eof uint64) error {
-	if r.lock != nil {
-		if err := r.lock.Lost(); err != nil {
-			return fmt.Errorf("publish EOF %d: %w", eof, err)
-		}
+	if err := r.Held(); err != nil {
+		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	r.eof = max(r.eof, eof)
 	return nil
@@ -165,7 +172,12 @@ func (r *Raw) Publish(eof uint64) error {
 // Checkpoint has nowhere to record eof either.
 func (r *Raw) Checkpoint(uint64) error { return nil }
 
+// CutBack trims what the copy wrote in [from, to) past the EOF; nothing
+// once the copy lock is lost: the objects may be another copy's by then.
 func (r *Raw) CutBack(from, to uint64) error {
+	if err := r.Held(); err != nil {
+		return fmt.Errorf("not cut back to EOF %d: %w", r.eof, err)
+	}
 	return trimObjects(r.objs, r.layout, r.names, r.eof, from, to, func(uint64) bool { return false })
 }
 
@@ -175,6 +187,9 @@ func (r *Raw) CutBack(from, to uint64) error {
 // nothing of the old data (a tail past the new length, or an object where
 // the source has a hole) survives.
 func (r *Raw) Replace(width int) error {
+	if err := r.Held(); err != nil {
+		return err
+	}
 	if err := removeObjects(r.objs, r.names, 0, setsEnd(r.layout, r.eof), width); err != nil {
 		return err
 	}

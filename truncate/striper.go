@@ -154,12 +154,16 @@ func (s *Striper) EOF() uint64                  { return s.meta.Size }
 func (s *Striper) Generation() store.Generation { return store.Generation{} }
 func (s *Striper) Offloadable(obj uint64) bool  { return obj != 0 }
 
+// Held is nil while the copy lock is certainly held (CopyLock.Held): every
+// write to the striped object checks it first.
+func (s *Striper) Held() error { return s.lock.Held() }
+
 // Publish grows striper.size to eof, unless the copy lock was lost.
 func (s *Striper) Publish(eof uint64) error {
 	if eof <= s.meta.Size {
 		return nil
 	}
-	if err := s.lock.Lost(); err != nil {
+	if err := s.Held(); err != nil {
 		return fmt.Errorf("publish EOF %d: %w", eof, err)
 	}
 	first := s.Names().ObjectName(0)
@@ -177,6 +181,9 @@ func (s *Striper) Checkpoint(eof uint64) error { return s.Publish(eof) }
 // CutBack trims the objects written past striper.size; object 0 is
 // truncated, never removed, as it holds the metadata.
 func (s *Striper) CutBack(from, to uint64) error {
+	if err := s.Held(); err != nil {
+		return fmt.Errorf("not cut back to EOF %d: %w", s.meta.Size, err)
+	}
 	return trimObjects(s.objs, s.meta.Layout, s.Names(), s.meta.Size, from, to, keepFirst)
 }
 
@@ -192,6 +199,9 @@ func keepFirst(obj uint64) bool { return obj == 0 }
 // record saying how far to clean. Readers see the old content until the
 // size drops, then an empty object that grows with the copy.
 func (s *Striper) Replace(rec []byte, dirty uint64, width int) error {
+	if err := s.Held(); err != nil {
+		return err
+	}
 	end := max(s.meta.Size, dirty)
 	first := s.Names().ObjectName(0)
 	ok, err := s.objs.ResetXattr(first, xattrSize, s.meta.Size, xattrSource, rec)
@@ -209,6 +219,9 @@ func (s *Striper) Replace(rec []byte, dirty uint64, width int) error {
 // to: objects an interrupted earlier copy wrote beyond where this one
 // ended.
 func (s *Striper) TrimPast(to uint64) error {
+	if err := s.Held(); err != nil {
+		return err
+	}
 	return trimObjects(s.objs, s.meta.Layout, s.Names(), s.meta.Size, s.meta.Size, to, keepFirst)
 }
 
@@ -238,11 +251,17 @@ func ReadStriperRecord(objs store.Objects, name string) ([]byte, error) {
 
 // SetRecord stores rec on object 0, where copy-from never writes.
 func (s *Striper) SetRecord(rec []byte) error {
+	if err := s.Held(); err != nil {
+		return err
+	}
 	return s.objs.SetXattr(s.Names().ObjectName(0), xattrSource, rec)
 }
 
 // ClearRecord removes the record once the copy is complete.
 func (s *Striper) ClearRecord() error {
+	if err := s.Held(); err != nil {
+		return err
+	}
 	err := s.objs.RmXattr(s.Names().ObjectName(0), xattrSource)
 	if errors.Is(err, syscall.ENODATA) {
 		return nil
