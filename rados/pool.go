@@ -2,6 +2,7 @@ package rados
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"syscall"
 	"time"
@@ -121,6 +122,27 @@ func (p *Pool) Remove(oid string) error {
 	}
 	defer p.conn.leave()
 	return wrap("remove", p.Ref(oid), p.io.Delete(oid))
+}
+
+// RemoveIfVersion removes oid only while its user version is version
+// (rados_write_op_assert_version, then remove, in one op). The OSD's
+// answer to a different version (ERANGE: older asked, EOVERFLOW: newer)
+// is ECANCELED, nothing changed.
+func (p *Pool) RemoveIfVersion(oid string, version uint64) error {
+	if err := p.enter("remove", oid); err != nil {
+		return err
+	}
+	defer p.conn.leave()
+	op := gorados.CreateWriteOp()
+	defer op.Release()
+	op.AssertVersion(version)
+	op.Remove()
+	err := wrap("remove", p.Ref(oid), op.Operate(p.io, oid, gorados.OperationNoFlag))
+	if n := store.ErrnoOf(err); n == syscall.ERANGE || n == syscall.EOVERFLOW {
+		return &store.Error{Op: "remove", Object: p.Ref(oid), Errno: syscall.ECANCELED,
+			Detail: fmt.Sprintf("changed since version %d", version)}
+	}
+	return err
 }
 
 // Xattr reads one xattr of oid (rados_getxattr). A missing attribute gives

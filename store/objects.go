@@ -31,6 +31,10 @@ type Objects interface {
 	Zero(oid string, off, length uint64) error
 	Truncate(oid string, size uint64) error
 	Remove(oid string) error
+	// RemoveIfVersion removes oid only if its user version (ObjectStat.
+	// Version) is still version, in one op; if any change came between,
+	// nothing changes and it returns ECANCELED.
+	RemoveIfVersion(oid string, version uint64) error
 	// Create creates oid, which must not exist (ErrExists), with xattrs,
 	// atomically.
 	Create(oid string, xattrs map[string][]byte) error

@@ -66,3 +66,38 @@ func TestOpenWithoutLockClassLeavesNothing(t *testing.T) {
 		})
 	}
 }
+
+// rivalLocksAfterCheck is noLockClass whose Xattrs, the refused open's
+// check that its object is still as made, lets a rival with the caps take
+// the copy lock right after answering: between the check and the removal.
+type rivalLocksAfterCheck struct {
+	noLockClass
+	rival *fake.Pool
+}
+
+func (p rivalLocksAfterCheck) Xattrs(oid string) (map[string][]byte, error) {
+	x, err := p.noLockClass.Xattrs(oid)
+	if res, lerr := p.rival.LockExclusive(oid, truncate.CopyLockName, "rival", "", time.Minute, false); lerr != nil || res != store.Locked {
+		panic("the rival could not lock")
+	}
+	return x, err
+}
+
+// A refused open removes what it made only as it made it, in the removing
+// op: a rival that locks the object between the check and the removal
+// keeps it, lock and all.
+func TestOpenWithoutLockClassLeavesARivalsLockedObject(t *testing.T) {
+	l := layout.Layout{StripeUnit: 1 << 20, StripeCount: 1, ObjectSize: 1 << 20}
+	p := fake.New().Pool("b")
+	_, err := truncate.OpenRaw(rivalLocksAfterCheck{noLockClass{p}, p}, l, "d", 0)
+	if store.ErrnoOf(err) != syscall.EPERM {
+		t.Fatalf("error %v, want EPERM", err)
+	}
+	oid := truncate.RawLockObject("d")
+	if !p.Has(oid) {
+		t.Fatalf("removed %s, which a rival had locked", oid)
+	}
+	if ls, err := p.Lockers(oid, truncate.CopyLockName); err != nil || len(ls) != 1 || ls[0].Cookie != "rival" {
+		t.Errorf("lockers %v, %v; want the rival's", ls, err)
+	}
+}

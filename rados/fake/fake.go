@@ -176,6 +176,20 @@ func (p *Pool) Remove(oid string) error {
 	return nil
 }
 
+func (p *Pool) RemoveIfVersion(oid string, version uint64) error {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	o, ok := p.s.objects[p.Ref(oid)]
+	switch {
+	case !ok:
+		return p.notFound("remove", oid)
+	case o.version != version:
+		return &store.Error{Op: "remove", Object: p.Ref(oid), Errno: syscall.ECANCELED}
+	}
+	delete(p.s.objects, p.Ref(oid))
+	return nil
+}
+
 // Submit copies at once, atomically, and completes after Latency.
 func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (store.Pending, error) {
 	if src.Namespace != "" {

@@ -186,6 +186,7 @@ func (p *Pool) takeLock(oid, name, cookie, tag string, shared bool, d time.Durat
 				return store.LockExists, nil
 			}
 			held[i] = l
+			p.s.changed(o)
 			return store.Locked, nil
 		}
 		if !shared || !h.shared || h.tag != tag {
@@ -193,6 +194,7 @@ func (p *Pool) takeLock(oid, name, cookie, tag string, shared bool, d time.Durat
 		}
 	}
 	o.locks[name] = append(held, l)
+	p.s.changed(o)
 	return store.Locked, nil
 }
 
