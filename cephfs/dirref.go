@@ -59,6 +59,7 @@ func (r *InodeRef) ReadDir() ([]Entry, error) {
 		return nil, pathError("open directory", r.path, errnoErr(int(ret)))
 	}
 	defer C.ceph_ll_releasedir(cm, dirp)
+	r.fs.listings.Add(1)
 	C.ceph_seekdir(cm, dirp, firstEntry)
 	return readEntries(cm, dirp, r.path, nil)
 }
@@ -82,6 +83,7 @@ func (r *InodeRef) ReadDirHeld() (entries []Entry, subdirs map[string]*InodeRef,
 		return nil, nil, pathError("open directory", r.path, errnoErr(int(ret)))
 	}
 	defer C.ceph_ll_releasedir(cm, dirp)
+	r.fs.listings.Add(1)
 	C.ceph_seekdir(cm, dirp, firstEntry)
 	subdirs = map[string]*InodeRef{}
 	entries, err = readEntries(cm, dirp, r.path, func(name string, st Stat, in *C.struct_Inode) bool {

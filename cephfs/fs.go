@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 
@@ -15,7 +16,14 @@ type FS struct {
 	m    *gocephfs.MountInfo
 	name string
 	asok string // the client's admin socket, for Generation
+
+	listings atomic.Uint64 // directories listed, see Listings
 }
+
+// Listings is how many directory listings this client has made (ReadDir,
+// InodeRef.ReadDir and ReadDirHeld): what the caller asked for, however
+// many requests libcephfs sent the MDS for each.
+func (f *FS) Listings() uint64 { return f.listings.Load() }
 
 // Session prepares a rados connection for mounting CephFS: the librados
 // options to connect with, and a private directory for the client's admin

@@ -47,6 +47,7 @@ func (f *FS) readDir(path string) ([]Entry, error) {
 		return nil, pathError("open directory", path, errnoErr(int(ret)))
 	}
 	defer C.ceph_closedir(cm, dirp)
+	f.listings.Add(1)
 	C.ceph_seekdir(cm, dirp, firstEntry)
 	return readEntries(cm, dirp, path, nil)
 }
