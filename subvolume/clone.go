@@ -104,6 +104,7 @@ func (c *Cloner) Clone(ctx context.Context, r Request) (res Result, err error) {
 	start := time.Now()
 	defer func() { res.Elapsed = time.Since(start) }()
 	res.State = Refused
+	r = r.withDefaultGroup()
 	src, err := c.source(r)
 	if err != nil {
 		return res, err
@@ -369,11 +370,31 @@ func usageIfMissing(err error) error {
 	return err
 }
 
+// defaultGroup is Ceph's name for the group of the subvolumes made
+// without one (their paths are /volumes/_nogroup/...); the mgr refuses it
+// as a group name (EPERM, "an internal group"), so a request naming it
+// means no group.
+const defaultGroup = "_nogroup"
+
 func groupName(g string) string {
 	if g == "" {
-		return "_nogroup"
+		return defaultGroup
 	}
 	return g
+}
+
+// ungrouped is g as the mgr takes it: defaultGroup is no group.
+func ungrouped(g string) string {
+	if g == defaultGroup {
+		return ""
+	}
+	return g
+}
+
+// withDefaultGroup is r with its groups as the mgr takes them.
+func (r Request) withDefaultGroup() Request {
+	r.Group, r.TargetGroup = ungrouped(r.Group), ungrouped(r.TargetGroup)
+	return r
 }
 
 func inGroup(g string) string {

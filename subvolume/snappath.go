@@ -4,6 +4,6 @@ package subvolume
 // (reading only), for a display to count alongside the clone. Clone
 // reports the errors it gives.
 func (c *Cloner) SnapshotPath(r Request) (string, error) {
-	src, err := c.source(r)
+	src, err := c.source(r.withDefaultGroup())
 	return src.path, err
 }

@@ -69,6 +69,7 @@ type SyncResult struct {
 func (c *Cloner) Sync(ctx context.Context, r SyncRequest) (SyncResult, error) {
 	start := time.Now()
 	var res SyncResult
+	r.Group, r.TargetGroup = ungrouped(r.Group), ungrouped(r.TargetGroup)
 	if r.Snapshot == "" {
 		snap, err := c.newestSnapshot(r)
 		if err != nil {

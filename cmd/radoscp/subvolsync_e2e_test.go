@@ -116,6 +116,11 @@ func TestE2ESubvolumeSync(t *testing.T) {
 			if r := runCmd(t, nil, "subvolume", "sync", "-c", c.conf, "--no-progress", "cephfs", name, target); r.code != 0 || !strings.Contains(r.stdout, "up to date") {
 				t.Fatalf("sync with nothing new: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
+			// _nogroup, the group in the subvolumes' paths, names no
+			// group, which the mgr refuses by that name.
+			if r := runCmd(t, nil, "subvolume", "sync", "-c", c.conf, "--no-progress", "--group", "_nogroup", "--target-group", "_nogroup", "cephfs", name, target); r.code != 0 || !strings.Contains(r.stdout, "up to date") {
+				t.Fatalf("sync with --group _nogroup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
 
 			// Every big file rewritten; the run killed with some of
 			// them copied and not all.
