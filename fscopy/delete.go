@@ -172,7 +172,7 @@ func (p *deletions) dir(ctx context.Context, src string, d targetDir) {
 		child, st, err := d.Lookup(e.Name)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				p.t.record(Report{Src: s, Dst: path.Join(d.Path(), e.Name), Outcome: Failed, Err: fmt.Errorf("deletions: %w", err)})
+				p.t.record(Report{Src: s, Dst: path.Join(d.Path(), e.Name), Outcome: Failed, InTarget: true, Err: fmt.Errorf("deletions: %w", err)})
 			}
 			continue
 		}
@@ -251,7 +251,7 @@ func (p *deletions) remove(ctx context.Context, s string, d targetDir, name stri
 		return true
 	}
 	if err != nil {
-		p.t.record(Report{Src: s, Dst: dst, Outcome: Failed, Err: fmt.Errorf("deletions: %w", err)})
+		p.t.record(Report{Src: s, Dst: dst, Outcome: Failed, InTarget: true, Err: fmt.Errorf("deletions: %w", err)})
 		return false
 	}
 	if st.IsDir() {
@@ -275,7 +275,7 @@ func (p *deletions) remove(ctx context.Context, s string, d targetDir, name stri
 func (p *deletions) empty(ctx context.Context, s string, d targetDir) bool {
 	have, err := d.ReadDir()
 	if err != nil {
-		p.t.record(Report{Src: s, Dst: d.Path(), Outcome: Failed, Err: fmt.Errorf("deletions: %w", err)})
+		p.t.record(Report{Src: s, Dst: d.Path(), Outcome: Failed, InTarget: true, Err: fmt.Errorf("deletions: %w", err)})
 		return false
 	}
 	empty := true
@@ -285,7 +285,7 @@ func (p *deletions) empty(ctx context.Context, s string, d targetDir) bool {
 		}
 		es := path.Join(s, e.Name)
 		if p.kept(d, es, e) {
-			p.t.record(Report{Src: es, Dst: path.Join(d.Path(), e.Name), Outcome: Skipped,
+			p.t.record(Report{Src: es, Dst: path.Join(d.Path(), e.Name), Outcome: Skipped, InTarget: true,
 				Reason: "not deleted with its directory: excluded, or a staging file of radoscp's"})
 			empty = false
 			continue
@@ -299,7 +299,7 @@ func (p *deletions) empty(ctx context.Context, s string, d targetDir) bool {
 
 // removeName removes name from d, within the limit, and reports it.
 func (p *deletions) removeName(s string, d targetDir, name string, dir bool) bool {
-	r := Report{Src: s, Dst: path.Join(d.Path(), name), Outcome: Deleted, DryRun: p.t.c.opts.DryRun}
+	r := Report{Src: s, Dst: path.Join(d.Path(), name), Outcome: Deleted, InTarget: true, DryRun: p.t.c.opts.DryRun}
 	if p.staging {
 		return p.removeStale(d, name, dir)
 	}

@@ -46,7 +46,11 @@ type Report struct {
 	DryRun bool
 	// Finding is what the final pass of a sharded copy found (shard.go).
 	Finding Finding
-	Err     error
+	// InTarget marks a report of the --delete pass about the target's
+	// entry Dst: a display names Dst, since Src, where its source is or
+	// would be, may not exist.
+	InTarget bool
+	Err      error
 }
 
 // Summary counts a tree's outcomes.

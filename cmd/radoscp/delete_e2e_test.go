@@ -83,6 +83,20 @@ func TestE2ECopyDelete(t *testing.T) {
 				t.Fatalf("rsync -a -H -n -i --checksum --delete finds differences:\n%s", got)
 			}
 
+			// A directory the source lacks, holding an entry the filter
+			// leaves out: the entry, and so its directory, are kept,
+			// and the line says so naming the target's entry (the
+			// source path it would have does not exist).
+			sh("mkdir out/src/gone && echo k > out/src/gone/keep.tmp")
+			r = cp(0, "-r", "--delete", "--exclude", "*.tmp", src, out)
+			if want := "radoscp: skipped cephfs:" + e.path("out/src/gone/keep.tmp") + ": not deleted with its directory"; !strings.Contains(r.stderr, want) {
+				t.Fatalf("--delete beside an excluded entry: stderr %q, want %q", r.stderr, want)
+			}
+			if sh("cat out/src/gone/keep.tmp") != "k\n" {
+				t.Fatal("the excluded entry was deleted")
+			}
+			sh("rm -r out/src/gone")
+
 			before = tree()
 			for _, bad := range []struct {
 				args []string

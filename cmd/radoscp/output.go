@@ -198,7 +198,7 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 	case r.Outcome == fscopy.Interrupted:
 		fmt.Fprintf(errw, "radoscp: interrupted %s after %s of %s\n", names.Quote(r.Src), size(r.Result.Bytes), size(r.Size))
 	case r.Err != nil:
-		fmt.Fprintf(errw, "radoscp: %s: %s\n", names.Quote(r.Src), names.Escape(r.Err.Error()))
+		fmt.Fprintf(errw, "radoscp: %s: %s\n", reportName(r), names.Escape(r.Err.Error()))
 	case r.Finding != "":
 		fmt.Fprintf(errw, "radoscp: %s %s: %s\n", r.Finding, names.Quote(r.Src), names.Escape(libraryTerms.Replace(r.Reason)))
 	case r.Outcome == fscopy.Deleted:
@@ -207,13 +207,22 @@ func printReport(out, errw io.Writer, asJSON, single bool, r fscopy.Report) {
 		// Counted in the summary: a rerun would print a line per file
 		// it had nothing to do for.
 	case r.Outcome == fscopy.Skipped:
-		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", names.Quote(r.Src), names.Escape(libraryTerms.Replace(r.Reason)))
+		fmt.Fprintf(errw, "radoscp: skipped %s: %s\n", reportName(r), names.Escape(libraryTerms.Replace(r.Reason)))
 	case r.Reason != "" && r.Outcome != fscopy.HardLink: // a hard link's reason names its file
 		fmt.Fprintf(errw, "radoscp: %s: %s\n", names.Quote(r.Src), names.Escape(libraryTerms.Replace(r.Reason)))
 	}
 	if r.Resumed {
 		fmt.Fprintf(errw, "radoscp: %s: resumed from byte %d\n", names.Quote(r.Src), r.ResumedFrom)
 	}
+}
+
+// reportName is the path a line of r names: the target's entry for the
+// --delete pass (its source may not exist), else the source.
+func reportName(r fscopy.Report) string {
+	if r.InTarget {
+		return cephfsName(r.Dst)
+	}
+	return names.Quote(r.Src)
 }
 
 // jsonSummary is the last line --json prints for a CephFS copy.
