@@ -154,9 +154,15 @@ func (s *Striper) EOF() uint64                  { return s.meta.Size }
 func (s *Striper) Generation() store.Generation { return store.Generation{} }
 func (s *Striper) Offloadable(obj uint64) bool  { return obj != 0 }
 
-// Held is nil while the copy lock is certainly held (CopyLock.Held): every
-// write to the striped object checks it first.
-func (s *Striper) Held() error { return s.lock.Held() }
+// Held is nil while the copy lock and libradosstriper's shared lock are
+// certainly held (CopyLock.Held): every write to the striped object
+// checks it first.
+func (s *Striper) Held() error {
+	if err := s.lock.Held(); err != nil {
+		return err
+	}
+	return s.shared.Held()
+}
 
 // Publish grows striper.size to eof, unless the copy lock was lost.
 func (s *Striper) Publish(eof uint64) error {
