@@ -72,17 +72,8 @@ type InodeRef struct {
 //
 // Implements ceph_ll_walk, which go-ceph does not wrap.
 func (f *FS) Ref(path string) (*InodeRef, error) {
-	cpath := C.CString(path)
-	defer C.free(unsafe.Pointer(cpath))
-	cm := mountPointer(f.m)
-	var in *C.struct_Inode
-	var stx C.struct_ceph_statx
 	// The inode number needs no cap: asking for it costs no request.
-	ret := C.ceph_ll_walk(cm, cpath, &in, &stx, C.CEPH_STATX_INO, C.AT_SYMLINK_NOFOLLOW, C.ceph_mount_perms(cm))
-	if ret < 0 {
-		return nil, pathError("look up", path, errnoErr(int(ret)))
-	}
-	return &InodeRef{fs: f, in: in, path: path, ino: uint64(stx.stx_ino)}, nil
+	return f.walk(path, C.AT_SYMLINK_NOFOLLOW)
 }
 
 // Sync waits until every change to the inode this client made is

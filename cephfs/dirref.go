@@ -34,17 +34,29 @@ func (r *InodeRef) Path() string { return r.path }
 //
 // Implements ceph_ll_lookup.
 func (r *InodeRef) Lookup(name string) (*InodeRef, Stat, error) {
+	next, stx, err := r.lookup(name, C.CEPH_STATX_BASIC_STATS)
+	if err != nil {
+		return nil, Stat{}, err
+	}
+	return next, fromCStatx(&stx), nil
+}
+
+// lookup takes a reference on the inode named name in the referenced
+// directory, not following a symlink, and stats it for want.
+//
+// Implements ceph_ll_lookup.
+func (r *InodeRef) lookup(name string, want C.uint) (*InodeRef, C.struct_ceph_statx, error) {
 	cm := mountPointer(r.fs.m)
 	cname := C.CString(name)
 	defer C.free(unsafe.Pointer(cname))
 	p := gopath.Join(r.path, name)
 	var in *C.struct_Inode
 	var stx C.struct_ceph_statx
-	ret := C.ceph_ll_lookup(cm, r.in, cname, &in, &stx, C.CEPH_STATX_BASIC_STATS, C.AT_SYMLINK_NOFOLLOW, C.ceph_mount_perms(cm))
+	ret := C.ceph_ll_lookup(cm, r.in, cname, &in, &stx, want, C.AT_SYMLINK_NOFOLLOW, C.ceph_mount_perms(cm))
 	if ret < 0 {
-		return nil, Stat{}, pathError("look up", p, errnoErr(int(ret)))
+		return nil, stx, pathError("look up", p, errnoErr(int(ret)))
 	}
-	return &InodeRef{fs: r.fs, in: in, path: p, ino: uint64(stx.stx_ino)}, fromCStatx(&stx), nil
+	return &InodeRef{fs: r.fs, in: in, path: p, ino: uint64(stx.stx_ino)}, stx, nil
 }
 
 // ReadDir lists the referenced directory as FS.ReadDir lists a path

@@ -21,34 +21,49 @@ type File struct {
 // permissions perm. A new inode has never been truncated: its truncate
 // generation is the initial one.
 func (f *FS) CreateExclusive(path string, perm uint32) (*File, error) {
-	return f.open(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, perm)
+	if f.below(path) {
+		return f.createIn(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, perm)
+	}
+	return f.openPath(path, os.O_CREATE|os.O_EXCL|os.O_RDWR, perm)
 }
 
 // OpenWrite opens an existing file for reading and writing.
-func (f *FS) OpenWrite(path string) (*File, error) { return f.open(path, os.O_RDWR, 0) }
+func (f *FS) OpenWrite(path string) (*File, error) { return f.openWrite(path, os.O_RDWR) }
 
 // OpenWriteNoFollow opens an existing file for reading and writing, not
 // following a final symlink (ELOOP).
 func (f *FS) OpenWriteNoFollow(path string) (*File, error) {
-	return f.open(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	return f.openWrite(path, os.O_RDWR|syscall.O_NOFOLLOW)
 }
 
 // OpenReadNoFollow opens an existing file for reading, not following a
 // final symlink (ELOOP).
 func (f *FS) OpenReadNoFollow(path string) (*File, error) {
-	return f.open(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	return f.openPath(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 }
 
 // OpenDir opens the directory at path (not following a final symlink),
-// for a lock on it (TryLock) and its xattrs.
+// for a lock on it (TryLock) and its xattrs, which it may write: below a
+// confined directory it is a write's open.
 func (f *FS) OpenDir(path string) (*File, error) {
-	return f.open(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	return f.openWrite(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW)
 }
 
 // OpenRead opens an existing file for reading.
-func (f *FS) OpenRead(path string) (*File, error) { return f.open(path, os.O_RDONLY, 0) }
+func (f *FS) OpenRead(path string) (*File, error) { return f.openPath(path, os.O_RDONLY, 0) }
 
-func (f *FS) open(path string, flags int, perm uint32) (*File, error) {
+// openWrite opens an existing path to write it: below a confined
+// directory (confine.go), only if the file opened is the one found there
+// following no symlink.
+func (f *FS) openWrite(path string, flags int) (*File, error) {
+	if f.below(path) {
+		return f.openIn(path, flags)
+	}
+	return f.openPath(path, flags, 0)
+}
+
+// openPath opens path as libcephfs resolves it.
+func (f *FS) openPath(path string, flags int, perm uint32) (*File, error) {
 	gf, err := f.m.Open(path, flags, perm)
 	if err != nil {
 		return nil, pathError("open", path, err)

@@ -18,6 +18,7 @@ type FS struct {
 	asok string // the client's admin socket, for Generation
 
 	listings atomic.Uint64 // directories listed, see Listings
+	confined confinement   // directories whose writes follow no symlink (confine.go)
 }
 
 // Listings is how many directory listings this client has made (ReadDir,

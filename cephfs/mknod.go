@@ -18,6 +18,9 @@ import "unsafe"
 // Implements ceph_mknod: go-ceph's Mknod takes a 16-bit device number,
 // which would cut off a major or minor number over 255.
 func (f *FS) Mknod(path string, mode uint32, rdev uint64) error {
+	if f.below(path) {
+		return f.mknodIn(path, mode, rdev)
+	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	if ret := C.ceph_mknod(mountPointer(f.m), cpath, C.mode_t(mode), C.dev_t(rdev)); ret < 0 {

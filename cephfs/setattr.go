@@ -31,6 +31,9 @@ type Attrs struct {
 // Implements ceph_setattrx with AT_SYMLINK_NOFOLLOW, which go-ceph does not
 // wrap.
 func (f *FS) SetAttrs(path string, a Attrs, symlink bool) error {
+	if f.below(path) || f.confinedItself(path) {
+		return f.setAttrsIn(path, a, symlink)
+	}
 	stx, mask := a.statx(symlink)
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))

@@ -42,6 +42,9 @@ func keptXattrs(path string, names []string, err error, get func(string) ([]byte
 
 // SetXattr sets xattr name of path (not following a final symlink).
 func (f *FS) SetXattr(path, name string, value []byte) error {
+	if f.below(path) || f.confinedItself(path) {
+		return f.setXattrIn(path, name, value)
+	}
 	return pathError("set xattr "+name, path, f.m.LsetXattr(path, name, value, 0))
 }
 
@@ -56,5 +59,8 @@ func (f *FS) GetXattr(path, name string) ([]byte, error) {
 
 // RemoveXattr removes xattr name of path.
 func (f *FS) RemoveXattr(path, name string) error {
+	if f.below(path) || f.confinedItself(path) {
+		return f.removeXattrIn(path, name)
+	}
 	return pathError("remove xattr "+name, path, f.m.LremoveXattr(path, name))
 }

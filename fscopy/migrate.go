@@ -49,6 +49,15 @@ func (c *Copier) migrate(ctx context.Context, root string) (Summary, error) {
 	if err != nil {
 		return sum, fmt.Errorf("%w: %w", ErrUsage, err)
 	}
+	dirs := []string{path.Dir(root)}
+	if st.IsDir() {
+		dirs = append(dirs, root)
+	}
+	release, err := c.confine(dirs...)
+	if err != nil {
+		return sum, err
+	}
+	defer release()
 	c.opts.NoPreserve = false
 	t := &treeCopy{c: c, sum: &sum, root: path.Clean(root), inFlight: newInFlight(c.opts.Files), sh: newShardWalk(c.opts.Shard, root, root)}
 	t.migrate(ctx, t.root, st)

@@ -78,6 +78,11 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err := c.checkShard(src, dst, sst.IsDir() && recursive); err != nil {
 		return sum, err
 	}
+	release, err := c.confine(c.writtenDirs(dst)...)
+	if err != nil {
+		return sum, err
+	}
+	defer release()
 	var prune *pruning
 	var ss *snapSource // the snapshot the target records when the copy is complete (prune.go)
 	if sst.IsDir() && recursive {
