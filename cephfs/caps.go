@@ -72,6 +72,9 @@ type InodeRef struct {
 //
 // Implements ceph_ll_walk, which go-ceph does not wrap.
 func (f *FS) Ref(path string) (*InodeRef, error) {
+	if f.below(path) {
+		return f.refIn(path)
+	}
 	// The inode number needs no cap: asking for it costs no request.
 	return f.walk(path, C.AT_SYMLINK_NOFOLLOW)
 }

@@ -14,8 +14,9 @@ import (
 	"github.com/radoscp/radoscp/test"
 )
 
-// Below a confined directory, no write follows a directory that another
-// client swapped for a symlink out of it: each gives ELOOP and the
+// Below a confined directory, no write, listing or open follows a
+// directory that another client swapped for a symlink out of it: each
+// gives ELOOP and the
 // directory the symlink points to is left as it was, as another client
 // reads it. Without the confinement, the same write lands there (the
 // swap took), and inside the confinement writes through real
@@ -51,7 +52,7 @@ func TestConfinedWritesFollowNoSwappedSymlink(t *testing.T) {
 			before := listOther(t, other, outside)
 
 			a := root + "/a"
-			writes := map[string]func() error{
+			ops := map[string]func() error{
 				"mkdir":   func() error { return fs.Mkdir(a+"/new", 0o755) },
 				"symlink": func() error { return fs.Symlink("x", a+"/link") },
 				"mknod":   func() error { return fs.Mknod(a+"/fifo", syscall.S_IFIFO|0o644, 0) },
@@ -77,9 +78,25 @@ func TestConfinedWritesFollowNoSwappedSymlink(t *testing.T) {
 				"setattrs":    func() error { return fs.SetAttrs(a+"/victim", cephfs.Attrs{Mode: 0o777, UID: 4242, GID: 4242}, false) },
 				"setxattr":    func() error { return fs.SetXattr(a+"/victim", "user.radoscp", []byte("x")) },
 				"removexattr": func() error { return fs.RemoveXattr(a+"/victim", "user.radoscp") },
+				// Reads that take data or entries from there.
+				"list": func() error { _, err := fs.ReadDir(a + "/sub"); return err },
+				"read": func() error {
+					f, err := fs.OpenRead(a + "/victim")
+					if err == nil {
+						f.Close()
+					}
+					return err
+				},
+				"ref": func() error {
+					r, err := fs.Ref(a + "/victim")
+					if err == nil {
+						r.Release()
+					}
+					return err
+				},
 			}
-			for name, write := range writes {
-				if err := write(); store.ErrnoOf(err) != syscall.ELOOP {
+			for name, op := range ops {
+				if err := op(); store.ErrnoOf(err) != syscall.ELOOP {
 					t.Errorf("%s through the swapped directory: %v, want ELOOP", name, err)
 				}
 			}
@@ -99,7 +116,7 @@ func TestConfinedWritesFollowNoSwappedSymlink(t *testing.T) {
 				t.Errorf("victim's owner or mode changed: uid %d mode %o", st.Uid, st.Mode)
 			}
 
-			// Through real directories, the confined writes work.
+			// Through real directories, the confined writes and reads work.
 			ok := root + "/ok"
 			f, err := fs.CreateExclusive(ok+"/.radoscp.f", 0o600)
 			if err != nil {
@@ -117,6 +134,14 @@ func TestConfinedWritesFollowNoSwappedSymlink(t *testing.T) {
 			must(t, fs.Rmdir(ok+"/d"))
 			must(t, fs.Unlink(ok+"/g"))
 			must(t, fs.SetXattr(root, "user.radoscp", []byte("root")))
+			if entries, err := fs.ReadDir(ok); err != nil || len(entries) != 2 {
+				t.Errorf("confined listing: %v, %v; want f and s", entries, err)
+			}
+			if r, err := fs.OpenRead(ok + "/f"); err != nil {
+				t.Error(err)
+			} else {
+				r.Close()
+			}
 			if got := listOther(t, other, ok); got != "f s" {
 				t.Errorf("confined writes left %q, want \"f s\"", got)
 			}

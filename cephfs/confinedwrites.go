@@ -17,7 +17,9 @@ import (
 )
 
 // The writes below a confined directory (confine.go), each on the inode
-// of the directory it writes in, or of the entry it changes.
+// of the directory it writes in, or of the entry it changes; and the
+// reads that take data or entries from there (listings, opens,
+// references), which follow no symlink either.
 
 // call runs call on name, a name in the referenced directory or of an
 // xattr of the referenced inode, as a C string, and wraps its error with op and path.
@@ -222,4 +224,32 @@ func (f *FS) openIn(path string, flags int) (*File, error) {
 		return nil, err
 	}
 	return file, nil
+}
+
+// readDirIn lists directory path, found from the confined directory
+// above it following no symlink.
+func (f *FS) readDirIn(path string) ([]Entry, error) {
+	var entries []Entry
+	err := f.inDir(path, func(dir *InodeRef, name string) error {
+		d, err := dir.lookupDir(name)
+		if err != nil {
+			return err
+		}
+		defer d.Release()
+		entries, err = d.ReadDir()
+		return err
+	})
+	return entries, err
+}
+
+// refIn is Ref of path found from the confined directory above it,
+// following no symlink.
+func (f *FS) refIn(path string) (*InodeRef, error) {
+	var ref *InodeRef
+	err := f.inDir(path, func(dir *InodeRef, name string) error {
+		var err error
+		ref, _, err = dir.lookup(name, C.CEPH_STATX_INO) // as Ref: no cap, no request
+		return err
+	})
+	return ref, err
 }

@@ -28,34 +28,33 @@ func (f *FS) CreateExclusive(path string, perm uint32) (*File, error) {
 }
 
 // OpenWrite opens an existing file for reading and writing.
-func (f *FS) OpenWrite(path string) (*File, error) { return f.openWrite(path, os.O_RDWR) }
+func (f *FS) OpenWrite(path string) (*File, error) { return f.openChecked(path, os.O_RDWR) }
 
 // OpenWriteNoFollow opens an existing file for reading and writing, not
 // following a final symlink (ELOOP).
 func (f *FS) OpenWriteNoFollow(path string) (*File, error) {
-	return f.openWrite(path, os.O_RDWR|syscall.O_NOFOLLOW)
+	return f.openChecked(path, os.O_RDWR|syscall.O_NOFOLLOW)
 }
 
 // OpenReadNoFollow opens an existing file for reading, not following a
 // final symlink (ELOOP).
 func (f *FS) OpenReadNoFollow(path string) (*File, error) {
-	return f.openPath(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	return f.openChecked(path, os.O_RDONLY|syscall.O_NOFOLLOW)
 }
 
 // OpenDir opens the directory at path (not following a final symlink),
-// for a lock on it (TryLock) and its xattrs, which it may write: below a
-// confined directory it is a write's open.
+// for a lock on it (TryLock) and its xattrs.
 func (f *FS) OpenDir(path string) (*File, error) {
-	return f.openWrite(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW)
+	return f.openChecked(path, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW)
 }
 
 // OpenRead opens an existing file for reading.
-func (f *FS) OpenRead(path string) (*File, error) { return f.openPath(path, os.O_RDONLY, 0) }
+func (f *FS) OpenRead(path string) (*File, error) { return f.openChecked(path, os.O_RDONLY) }
 
-// openWrite opens an existing path to write it: below a confined
-// directory (confine.go), only if the file opened is the one found there
-// following no symlink.
-func (f *FS) openWrite(path string, flags int) (*File, error) {
+// openChecked opens an existing path: below a confined directory
+// (confine.go), only if the file opened is the one found there following
+// no symlink (so a final symlink gives EXDEV there, whatever the flags).
+func (f *FS) openChecked(path string, flags int) (*File, error) {
 	if f.below(path) {
 		return f.openIn(path, flags)
 	}

@@ -24,7 +24,12 @@ type Entry struct {
 
 // ReadDir lists the directory at path, without "." and "..", sorted by
 // name, with each entry lstat'ed (see readDir).
-func (f *FS) ReadDir(path string) ([]Entry, error) { return f.readDir(path) }
+func (f *FS) ReadDir(path string) ([]Entry, error) {
+	if f.below(path) {
+		return f.readDirIn(path)
+	}
+	return f.readDir(path)
+}
 
 // firstEntry is the directory offset of the first entry after "." and
 // "..", where libcephfs's own listing goes on after them.

@@ -6,11 +6,12 @@ import (
 	"path"
 )
 
-// confine has the copy's writes follow no symlink below the directories
-// it writes in (cephfs.FS.Confine): a directory of the target that
-// another client swaps for a symlink while the copy runs fails the
-// entries below it (ELOOP), instead of taking their writes wherever it
-// points. dirs are resolved now, as the caller named them; one that does
+// confine has the copy's writes, listings and opens follow no symlink
+// below the directories it writes in and reads (cephfs.FS.Confine): a
+// directory of the target that another client swaps for a symlink while
+// the copy runs fails the entries below it (ELOOP), instead of taking
+// their writes wherever it points; one of a live source fails them
+// instead of giving the copy another tree's files. dirs are resolved now, as the caller named them; one that does
 // not exist is left out (nothing is written below it: its writes fail
 // as they did). release ends the confinement.
 func (c *Copier) confine(dirs ...string) (release func(), err error) {

@@ -7,6 +7,9 @@ type hooks struct {
 	// AfterWalkStat runs right after a tree copy's walk has stat'ed a
 	// listed regular file (treeCopy.freshStat).
 	AfterWalkStat func(src string)
+	// AfterList runs right after a tree copy's walk has listed the
+	// source directory src, before it copies the entries.
+	AfterList func(src string)
 	// AfterCopy runs between a file's copy and the check that its source
 	// did not change.
 	AfterCopy func(src string)
@@ -17,6 +20,7 @@ type hooks struct {
 }
 
 func (h *hooks) afterWalkStat(src string) { call(h.AfterWalkStat, src) }
+func (h *hooks) afterList(src string)     { call(h.AfterList, src) }
 func (h *hooks) afterCopy(src string)     { call(h.AfterCopy, src) }
 func (h *hooks) afterRename(dst string)   { call(h.AfterRename, dst) }
 func (h *hooks) afterSettle(dst string)   { call(h.AfterSettle, dst) }

@@ -80,3 +80,57 @@ func TestTreeCopyWritesNothingThroughASwappedTargetDirectory(t *testing.T) {
 		test.Run(t, "cmp", fuse+src+"/d1/f", fuse+dst+"/d1/f")
 	})
 }
+
+// Another client swaps a directory of a live source for a symlink to a
+// directory outside the source (one the copy's client can read, as an
+// admin's can) right after the copy listed its parent, where the walk
+// still takes it for a directory. The copy lists and opens nothing
+// through the symlink: the other directory's file is not in the target
+// (ceph-fuse), and the copy reports the directory failed with ELOOP.
+// Before, the other directory's files were copied into the target, under
+// the source directory's name and permissions. Fast and slow client.
+func TestTreeCopyReadsNothingThroughASwappedSourceDirectory(t *testing.T) {
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		fuse := test.FuseMount(t)
+		// Source and target in directories of their own: the target's
+		// confinement (its directory's) does not cover the source.
+		src, dst, secret := e.path("a", "src"), e.path("b", "dst"), e.path("secret")
+		e.mkdirs(t, e.path("a"), e.path("b"), src, src+"/d", src+"/d/sub", secret, dst)
+		e.write(t, src+"/d/f", nil, 0o644, map[uint64][]byte{0: test.RandomData(130, 1<<20)})
+		e.write(t, src+"/d/sub/g", nil, 0o644, map[uint64][]byte{0: []byte("g")})
+		e.write(t, secret+"/key", nil, 0o644, map[uint64][]byte{0: []byte("not the copy's to read")})
+
+		swapped := false
+		var h fscopy.Hooks
+		h.AfterList = func(p string) {
+			if p != src+"/d" {
+				return
+			}
+			if err := e.other.Rename(src+"/d/sub", src+"/sub.moved"); err != nil {
+				t.Error(err)
+			}
+			if err := e.other.Symlink(secret, src+"/d/sub"); err != nil {
+				t.Error(err)
+			}
+			swapped = true
+		}
+		var reports []fscopy.Report
+		sum, err := mountCopier(t, slow).copierWith(t, fscopy.Options{Files: 1}, &reports, h).Copy(ctx, src+"/", dst, true)
+		if !swapped {
+			t.Fatal("the walk never listed d: sub was never swapped, the case is void")
+		}
+		if err == nil || sum.Failed != 1 {
+			t.Fatalf("copy: %+v, %v; want sub failed", sum, err)
+		}
+		for _, r := range reports {
+			if r.Err != nil && (r.Src != src+"/d/sub" || store.ErrnoOf(r.Err) != syscall.ELOOP) {
+				t.Errorf("%s: %v; want only %s failed, ELOOP", r.Src, r.Err, src+"/d/sub")
+			}
+		}
+		if out := strings.TrimSpace(test.Run(t, "find", fuse+e.dir, "-name", "key")); out != fuse+secret+"/key" {
+			t.Errorf("the other directory's file was copied:\n%s", out)
+		}
+		test.Run(t, "cmp", fuse+src+"/d/f", fuse+dst+"/d/f")
+	})
+}

@@ -78,7 +78,14 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err := c.checkShard(src, dst, sst.IsDir() && recursive); err != nil {
 		return sum, err
 	}
-	release, err := c.confine(c.writtenDirs(dst)...)
+	confined := c.writtenDirs(dst)
+	if sst.IsDir() && sst.Snap == 0 {
+		// A live source's directories can be swapped too: its listings
+		// and opens follow no symlink below it either (a snapshot's
+		// cannot change).
+		confined = append(confined, src)
+	}
+	release, err := c.confine(confined...)
 	if err != nil {
 		return sum, err
 	}
@@ -420,6 +427,7 @@ func (t *treeCopy) copy(ctx context.Context, src, dst string, st cephfs.Stat, pl
 			return
 		}
 		defer pr.release()
+		t.c.hooks.afterList(src)
 		t.extras(src, dst, entries)
 		t.replaceTypes(ctx, src, dst, entries)
 		placed := map[string]bool{}
