@@ -96,9 +96,9 @@ type CopyLock struct {
 	done chan struct{}
 	now  func() time.Time // time.Now; a test's clock
 
-	mu    sync.Mutex
-	lease time.Time // the copy may write before this instant
-	lost  error
+	mu        sync.Mutex
+	confirmed time.Time // when the last take or renewal the OSD granted was sent
+	lost      error
 }
 
 // TakeCopyLock takes the exclusive lock CopyLockName on oid (creating oid
@@ -120,7 +120,7 @@ func TakeCopyLock(objs store.Objects, oid string) (*CopyLock, error) {
 			return nil, err
 		}
 		if res == store.Locked {
-			l.lease = leaseFrom(sent)
+			l.confirmed = sent
 			break
 		}
 		lockers, err := p.Lockers(oid, l.name)
@@ -163,7 +163,7 @@ func takeSharedLock(objs store.Objects, oid, name, tag string) (*CopyLock, error
 	if res != store.Locked {
 		return nil, fmt.Errorf("lock %s on %s: held exclusively by another client (a libradosstriper truncate or remove in progress)", name, objs.Ref(oid))
 	}
-	l.lease = leaseFrom(sent)
+	l.confirmed = sent
 	l.start()
 	return l, nil
 }
@@ -175,9 +175,9 @@ func (l *CopyLock) start() {
 	go l.renew()
 }
 
-// leaseFrom is until when a lock the OSD took or renewed after sent is
-// certainly still the copy's.
-func leaseFrom(sent time.Time) time.Time { return sent.Add(LockDuration - leaseMargin) }
+// lease is until when the lock is certainly still the copy's: the OSD
+// took or renewed it after the confirmed request was sent. l.mu is held.
+func (l *CopyLock) lease() time.Time { return l.confirmed.Add(LockDuration - leaseMargin) }
 
 // renew renews the lock every LockDuration/3 while its lease runs. A
 // renewal the OSD refuses (someone else holds the lock: it expired and
@@ -209,8 +209,8 @@ func (l *CopyLock) renew() {
 		l.mu.Lock()
 		switch {
 		case l.lost != nil:
-		case err == nil && res == store.Locked && sent.Before(l.lease):
-			l.lease = leaseFrom(sent)
+		case err == nil && res == store.Locked && sent.Before(l.lease()):
+			l.confirmed = sent
 		case err == nil && res == store.Locked:
 			// Sent after the lease had run out (a pause between
 			// the check and the send): held now, but perhaps not
@@ -234,10 +234,10 @@ func (l *CopyLock) renew() {
 func (l *CopyLock) Held() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.lost == nil && !l.now().Before(l.lease) {
+	if now := l.now(); l.lost == nil && !now.Before(l.lease()) {
 		l.lost = fmt.Errorf("%w: lock %s on %s was last confirmed for %s from %s, and that ran out %s ago (was this process paused, or the OSDs unreachable?); another copy may have taken it since, so this one writes nothing more",
-			ErrLockLost, l.name, l.objs.Ref(l.oid), LockDuration, l.lease.Add(-(LockDuration - leaseMargin)).Format(time.TimeOnly),
-			l.now().Sub(l.lease).Round(time.Second))
+			ErrLockLost, l.name, l.objs.Ref(l.oid), LockDuration, l.confirmed.Format(time.TimeOnly),
+			now.Sub(l.lease()).Round(time.Second))
 	}
 	return l.lost
 }
