@@ -2,7 +2,10 @@
 // (inode, size, layout, times, xattrs), exclusive creation of staging files
 // with a chosen layout, writes, truncation, renames, and the one fact
 // libcephfs does not expose through its API, the truncate generation of an
-// open file, read from the client's own admin socket.
+// open file, read from the client's own admin socket. Below a directory a
+// copy confines (FS.Confine), its writes, listings and opens find their
+// directory by inode, one name at a time, and follow no symlink another
+// client swapped in.
 //
 // It is a thin layer over go-ceph's cephfs package, sharing the rados
 // connection (one cephx session for object copies and file metadata).
