@@ -12,6 +12,7 @@ import "C"
 
 import (
 	gopath "path"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -34,8 +35,9 @@ import (
 
 // confinement is the directories confined, by path.
 type confinement struct {
-	mu    sync.RWMutex
-	roots map[string]*confinedRoot
+	mu      sync.RWMutex
+	roots   map[string]*confinedRoot
+	snapdir string // client_snapdir: paths through it are not confined
 }
 
 type confinedRoot struct {
@@ -67,6 +69,10 @@ func (f *FS) Confine(dir string) (release func(), err error) {
 		}
 		if c.roots == nil {
 			c.roots = map[string]*confinedRoot{}
+			c.snapdir = ".snap"
+			if v, err := f.m.GetConfigOption("client_snapdir"); err == nil && v != "" {
+				c.snapdir = v
+			}
 		}
 		r = &confinedRoot{ref: ref}
 		c.roots[dir] = r
@@ -91,7 +97,10 @@ func (f *FS) Confine(dir string) (release func(), err error) {
 }
 
 // rootAbove is the deepest confined directory strictly above path, and
-// the rest of path below it; nil when path is below none. c.mu is held.
+// the rest of path below it; nil when path is below none, or goes through
+// a snapshot directory below it: a snapshot cannot change, and libcephfs
+// caches no dentry inside one, so each name looked up there again would
+// be a request to the MDS. c.mu is held.
 func (c *confinement) rootAbove(path string) (*confinedRoot, string) {
 	var best *confinedRoot
 	var rest string
@@ -109,6 +118,9 @@ func (c *confinement) rootAbove(path string) (*confinedRoot, string) {
 		if len(dir) > bestLen {
 			best, rest, bestLen = r, rel, len(dir)
 		}
+	}
+	if best != nil && c.snapdir != "" && slices.Contains(strings.Split(rest, "/"), c.snapdir) {
+		return nil, ""
 	}
 	return best, rest
 }

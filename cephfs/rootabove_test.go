@@ -4,9 +4,10 @@ import "testing"
 
 // A path's confined directory is the deepest one strictly above it, by
 // whole names: /a/bc is not below /a/b, and a confined directory itself
-// is below its parent's confinement, not its own.
+// is below its parent's confinement, not its own. A path through a
+// snapshot directory below it is not confined.
 func TestRootAbove(t *testing.T) {
-	c := &confinement{roots: map[string]*confinedRoot{}}
+	c := &confinement{roots: map[string]*confinedRoot{}, snapdir: ".snap"}
 	for _, d := range []string{"/", "/a", "/a/b"} {
 		c.roots[d] = &confinedRoot{ref: &InodeRef{path: d}}
 	}
@@ -18,6 +19,9 @@ func TestRootAbove(t *testing.T) {
 		{"/a", "/", "a"},
 		{"/x/y", "/", "x/y"},
 		{"/", "", ""},
+		{"/a/.snap/s1/f", "", ""},
+		{"/a/b/.snap", "", ""},
+		{"/a/b/c/.snapx/f", "/a/b", "c/.snapx/f"},
 	} {
 		r, rel := c.rootAbove(tc.path)
 		got := ""
