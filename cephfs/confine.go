@@ -19,7 +19,8 @@ import (
 	"unsafe"
 )
 
-// Writes below a confined directory follow no symlink. A path resolved
+// Writes, listings and opens below a confined directory follow no
+// symlink. A path resolved
 // by name at each write follows a directory that another client swapped
 // for a symlink since the copy listed it, and the write lands wherever
 // the symlink points: a file created, renamed over, chowned or removed
@@ -46,8 +47,11 @@ type confinedRoot struct {
 	inUse sync.WaitGroup // writes walking from ref: it is released after them
 }
 
-// Confine confines every write below dir (a path under it, dir itself
-// is written as before) from now until release is called: see above.
+// Confine confines every write, listing and open below dir (a path
+// under it; dir's own attributes and xattrs are set on the inode
+// resolved now, its entry in its parent is as before) from now until
+// release is called: see above. Paths through a snapshot directory are
+// not confined.
 // dir is resolved once, now, following symlinks, as the caller named
 // it. Confining a directory twice takes it twice.
 //
