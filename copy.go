@@ -147,9 +147,11 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, res: &res,
 		clock: clock, lastCheckpoint: clock.Now()}
+	cp.head = uint64(width)
 	if o.Auto && !res.Serial {
 		cp.auto = newAutoWindow(maxWidth, e.obs)
 		width, res.Auto = cp.auto.aimd.Max(), true
+		cp.head = uint64(cp.auto.aimd.Width())
 		e.obs.Window(cp.auto.aimd.Width())
 	} else {
 		e.obs.Window(width)

@@ -30,6 +30,7 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 func (done) Ready() <-chan struct{} { return closed }
 func (done) Wait() error            { return nil }
 func (done) Latency() time.Duration { return 0 }
+func (done) CopiedVersion() uint64  { return 0 }
 
 func (instant) Submit(string, store.Location, store.CopyOptions) (store.Pending, error) {
 	return done{}, nil

@@ -217,10 +217,14 @@ func (c *copier) start(o op) (store.Pending, error) {
 	}
 }
 
+// copyFrom submits a copy-from, carrying the source object's pin if it
+// has returned: one that has not is sent without, and its result checked
+// against it when it is collected (Wait, copyResult).
 func (c *copier) copyFrom(o op) (store.Pending, error) {
 	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
+	version, _ := c.pins.pinned(o.srcObj)
 	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects.Locate(srcOid), store.CopyOptions{
-		SrcVersion: c.pins.version(o.srcObj),
+		SrcVersion: version,
 		SrcFadvise: c.opts.SrcFadvise,
 		DstFadvise: c.opts.DstFadvise,
 		Generation: objectGeneration(c.dst.Generation(), c.dst.Layout(), o.dstObj),
@@ -257,13 +261,24 @@ func (cp *copyFromPending) Ready() <-chan struct{} { return cp.p.Ready() }
 // time it waited for earlier operations to be collected.
 func (cp *copyFromPending) Latency() time.Duration { return cp.p.Latency() }
 
-// Wait turns a missing source object into a hole: whole objects inside
-// the source's size that do not exist read as zeros, so the destination
-// must hold no data there either (punch).
+func (cp *copyFromPending) CopiedVersion() uint64 { return cp.p.CopiedVersion() }
+
+// Wait checks a pinned copy's result against its pin, once that has
+// returned (a failed pin is the copy's error), and turns a missing source
+// object into a hole: whole objects inside the source's size that do not
+// exist read as zeros, so the destination must hold no data there either
+// (punch).
 func (cp *copyFromPending) Wait() error {
 	err := cp.p.Wait()
 	cp.c.e.obs.CopyDone(cp.p.Latency(), cp.o.length, err)
-	err = cp.c.copyResult(cp.o.srcObj, cp.srcOid, err)
+	if cp.c.pins != nil {
+		// Never stuck: pins are sent in object order and stop only
+		// after a failed one, which await then returns.
+		if perr := cp.c.pins.await(context.Background(), cp.o.srcObj+1); perr != nil {
+			return perr
+		}
+	}
+	err = cp.c.copyResult(cp.o.srcObj, cp.srcOid, err, cp.p.CopiedVersion())
 	if errors.Is(err, store.ErrNotFound) {
 		return cp.c.punch(cp.o.dstObj, cp.dstOid)
 	}

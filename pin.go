@@ -26,10 +26,13 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // one stat per object (plus the re-check below) and 9 bytes of memory per
 // object.
 //
-// The stats run ahead of the copies, PinWidth at a time, in object order:
-// an operation is submitted as soon as the pins of the objects it reads
-// are known, so a latency-bound copy pays one round trip for its pins, not
-// objects/PinWidth of them before its first copy.
+// The stats run ahead of the copies, PinWidth at a time, in object order.
+// A client read is submitted once the pins of the objects it reads are
+// known. A copy-from waits for nothing: it carries its pin when the pin
+// has returned, and otherwise goes without one; when it is collected, the
+// version its reply names (the one the OSD copied) must be the pinned one.
+// So a latency-bound copy's first copies start with its first pins, not a
+// round trip later.
 //
 // Why a copy that succeeds is the whole source at one instant T, the
 // moment the last pin returned. An object's version is bumped by every
@@ -37,7 +40,9 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // group's ever-growing user version), so an object seen at version v at
 // two instants held v, unchanged, between them. Object i's pin saw v_i at
 // some instant before T. Its copy-from carried v_i and the OSD checked it
-// when it copied (a client read is followed by a stat that must see v_i):
+// when it copied, or, sent before the pin returned, its reply named v_i
+// as the version copied (a client read is followed by a stat that must
+// see v_i):
 //   - if the operation was submitted after T, the copy happened after T,
 //     so object i held v_i at T, and the copy holds v_i;
 //   - if it was submitted before T (an early operation: the pins were still
@@ -202,6 +207,18 @@ func (p *pins) version(obj uint64) uint64 {
 	return p.versions[obj-p.first]
 }
 
+// pinned reports whether object obj's pin has returned, without waiting,
+// and its version if so. Objects outside the pins are pinned at 0.
+func (p *pins) pinned(obj uint64) (uint64, bool) {
+	if p == nil || obj < p.first || obj-p.first >= uint64(len(p.versions)) {
+		return 0, true
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	k := obj - p.first
+	return p.versions[k], p.got[k]
+}
+
 // changed is the error for source object oid found in another state than
 // the one pinned.
 func changed(ref string, pinned uint64, now string) error {
@@ -241,10 +258,12 @@ func (c *copier) checkRead(obj uint64, oid string, readErr error) error {
 	return nil
 }
 
-// copyResult interprets a pinned copy-from's result: the OSD's ERANGE or
-// EOVERFLOW (the source is newer or older than pinned), or a source
-// object that appeared or vanished, is a source change.
-func (c *copier) copyResult(obj uint64, srcOid string, err error) error {
+// copyResult interprets a pinned copy-from's result, err, and the source
+// version it copied: the OSD's ERANGE or EOVERFLOW (the source is newer
+// or older than pinned), a source object that appeared or vanished, or a
+// version copied other than the pinned one (a copy sent before its pin
+// returned carries none), is a source change. The pin has returned.
+func (c *copier) copyResult(obj uint64, srcOid string, err error, copied uint64) error {
 	if c.pins == nil {
 		return err
 	}
@@ -257,6 +276,8 @@ func (c *copier) copyResult(obj uint64, srcOid string, err error) error {
 		return changed(ref, pinned, "absent")
 	case pinned == 0 && err == nil:
 		return changed(ref, 0, "present")
+	case err == nil && copied != pinned:
+		return changed(ref, pinned, fmt.Sprintf("version %d when copied", copied))
 	}
 	return err
 }

@@ -169,11 +169,20 @@ type pinWhen int
 
 const (
 	// afterPin: right after the object's pin returned, so before its
-	// copy (the copy waits for its pin).
+	// copy (past the first window, the copy waits for its pin).
 	afterPin pinWhen = iota
 	// afterCopy: once the object's copy completed; for the last object,
 	// whose copy waits for every pin, that is after the last pin.
 	afterCopy
+	// betweenPinAndCopy: object 0's pin is held until its copy-from is
+	// being submitted (without the pin: the first window does not wait
+	// for pins), and the change is made once the pin has returned,
+	// before the copy is sent: the copy copies the changed object.
+	betweenPinAndCopy
+	// headAfterRecheck: object 0's pin is held until its copy-from has
+	// completed (a copy that waited for its pin would never start), and
+	// the change is made after its re-check.
+	headAfterRecheck
 	// earlyAfterCopy: object 0's copy completed while the last object's
 	// pin was held back, and the change is made before that pin is let
 	// go: a change after the copy and before the copy's instant.
@@ -212,6 +221,9 @@ var pinCases = []pinCase{
 	{name: "hole filled after its pin", hole: 5, changed: 5, when: afterPin, fill: true, wantObjects: 5},
 	{name: "hole filled after its copy and the last pin", hole: 7, changed: 7, when: afterCopy, fill: true, wantObjects: pinObjects},
 	{name: "early hole filled after its copy before the last pin", hole: 0, changed: 0, when: earlyAfterCopy, fill: true, wantObjects: 0},
+	{name: "first object rewritten between its pin and its unpinned copy", hole: -1, changed: 0, when: betweenPinAndCopy, wantObjects: 0},
+	{name: "first hole filled between its pin and its unpinned copy", hole: 0, changed: 0, when: betweenPinAndCopy, fill: true, wantObjects: 0},
+	{name: "first object copied before its pin returned, rewritten after its re-check", hole: -1, changed: 0, when: headAfterRecheck, wantObjects: pinObjects},
 }
 
 // pinTarget is where runPinCase copies: source and destination as the
@@ -276,6 +288,33 @@ func runPinCase(t *testing.T, c pinCase, g pinTarget) {
 	case afterCopy:
 		h.after = func(dstOid string) {
 			if dstOid == g.dstNames.ObjectName(c.changed) {
+				change()
+			}
+		}
+	case betweenPinAndCopy:
+		release, pinned := make(chan struct{}), make(chan struct{})
+		stats.hold[changedOid] = release
+		stats.after = func(oid string, n int) {
+			if oid == changedOid && n == 1 {
+				change()
+				close(pinned)
+			}
+		}
+		h.before = func(dstOid string) {
+			if dstOid == g.dstNames.ObjectName(c.changed) {
+				close(release)
+				<-pinned
+			}
+		}
+	case headAfterRecheck:
+		stats.hold[changedOid] = copied0
+		h.after = func(dstOid string) {
+			if dstOid == g.dstNames.ObjectName(c.changed) {
+				close(copied0)
+			}
+		}
+		stats.after = func(oid string, n int) {
+			if oid == changedOid && n == 2 {
 				change()
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -172,5 +173,44 @@ func TestPinnedClientCopyStatsEachObjectOnce(t *testing.T) {
 	}
 	if len(sc.stats) != 6 {
 		t.Errorf("stats on %d objects, want the 6 of the copy", len(sc.stats))
+	}
+}
+
+// A copy-from of the first window goes without its pin, and the OSD may
+// run it after the object's re-check: a change made after the re-check
+// and before the copy read the source is seen only in the version the
+// copy's reply names, which must be the pinned one.
+func TestPinnedCopyChecksTheVersionCopied(t *testing.T) {
+	f := newFixture(t, small, 8*obj)
+	oid := srcNames.ObjectName(0)
+	rechecked := make(chan struct{})
+	stats := newStatHooks(f.source.Objects)
+	stats.after = func(o string, n int) {
+		if o == oid && n == 2 {
+			if err := f.srcP.WriteFull(oid, []byte("after the re-check")); err != nil {
+				t.Error(err)
+			}
+			close(rechecked)
+		}
+	}
+	f.source.Objects = stats
+	f.store.BeforeCopy = func(dstOid string) {
+		if dstOid == dstNames.ObjectName(0) {
+			select {
+			case <-rechecked:
+			case <-time.After(holdFor):
+				t.Error("object 0 was not re-checked while its copy was held")
+			}
+		}
+	}
+	res, err := f.engine.Copy(context.Background(), f.source, 0, f.raw(0), 0, 8*obj, radoscp.Options{Window: 2, PinSource: true})
+	if !errors.Is(err, radoscp.ErrSourceChanged) || !strings.Contains(err.Error(), "when copied") {
+		t.Fatalf("copy: %v; want ErrSourceChanged for the version object 0's copy named", err)
+	}
+	if res.Bytes != 0 {
+		t.Fatalf("published %d bytes; want none: object 0 changed", res.Bytes)
+	}
+	if stats.count(oid) != 2 {
+		t.Fatalf("object 0 stat'ed %d times; want its pin and its re-check", stats.count(oid))
 	}
 }

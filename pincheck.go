@@ -92,30 +92,33 @@ func (r *recheck) passed() bool {
 }
 
 // awaitPins holds operation i, o, until the pins of the source objects it
-// reads are known, and notes whether it is early: submitted before every
-// pin had returned. The first operation submitted after that starts the
-// re-check of the early ones; once the re-check has found a change, no
-// more operations start.
+// reads are known, except a copy-from of the first window (c.head): its
+// pin is checked when it is collected instead (see pins). It notes whether
+// the operation is early: submitted before every pin had returned. The
+// first operation submitted after that starts the re-check of the early
+// ones; once the re-check has found a change, no more operations start.
 func (c *copier) awaitPins(ctx context.Context, i uint64, o op) error {
 	if c.pins == nil {
 		return nil
 	}
-	end := o.srcObj + 1
+	end, wait := o.srcObj+1, o.kind != opCopyFrom || i >= c.head
 	switch {
 	case c.serial:
 		// A copy into existing data cannot cut back what it wrote past
 		// a failure, so it has no early objects, which are found
 		// changed only after later ones were copied: its first
 		// operation waits for every pin.
-		end = c.pins.first + uint64(len(c.pins.versions))
+		end, wait = c.pins.first+uint64(len(c.pins.versions)), true
 	case o.kind == opExtentRW:
 		end = objectsEnd(c.src.Layout, o.srcOff+o.length)
 	}
-	if err := c.pins.await(ctx, end); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("window: stopped before operation %d: %w", i, err)
+	if wait {
+		if err := c.pins.await(ctx, end); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("window: stopped before operation %d: %w", i, err)
+			}
+			return err
 		}
-		return err
 	}
 	if !c.pins.all.Load() {
 		c.earlyEnd = max(c.earlyEnd, end)

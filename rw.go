@@ -51,6 +51,9 @@ func (p *bgPending) Ready() <-chan struct{} { return p.done }
 // Latency is the time from the start to the end of the read and write.
 func (p *bgPending) Latency() time.Duration { return p.latency }
 
+// CopiedVersion is 0: a client read-and-write is not a copy-from.
+func (p *bgPending) CopiedVersion() uint64 { return 0 }
+
 var _ store.Pending = (*bgPending)(nil)
 
 func (c *copier) background(f func(buf []byte) error) store.Pending {

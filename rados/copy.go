@@ -39,6 +39,7 @@ type Copy struct {
 	src, dst string
 
 	err     error         // set before ready is closed
+	version uint64        // likewise
 	latency time.Duration // likewise
 	ready   chan struct{} // closed when the copy has completed
 }
@@ -137,7 +138,7 @@ func probeVerdict(errno syscall.Errno) error {
 // completions on the same thread.
 //
 //export radoscpCopyDone
-func radoscpCopyDone(id C.uint64_t, ret C.int, latencyNs C.uint64_t) {
+func radoscpCopyDone(id C.uint64_t, ret C.int, version C.uint64_t, latencyNs C.uint64_t) {
 	cp, ok := copiesInFlight.take(uint64(id))
 	if !ok {
 		return // cannot happen: every id is registered before submission
@@ -145,6 +146,8 @@ func radoscpCopyDone(id C.uint64_t, ret C.int, latencyNs C.uint64_t) {
 	cp.latency = time.Duration(latencyNs)
 	if ret < 0 {
 		cp.err = &store.Error{Op: "copy", Object: cp.src, Target: cp.dst, Errno: syscall.Errno(-ret)}
+	} else {
+		cp.version = uint64(version)
 	}
 	cp.conn.untrack(cp)
 	close(cp.ready)
@@ -163,3 +166,8 @@ func (cp *Copy) Wait() error {
 
 // Latency is the time from submission to completion, valid after Wait.
 func (cp *Copy) Latency() time.Duration { return cp.latency }
+
+// CopiedVersion is, after a successful Wait, the user version of the
+// source object the OSD copied: a copy-from gives the destination the
+// source's user version and answers with it. 0 after a failure.
+func (cp *Copy) CopiedVersion() uint64 { return cp.version }

@@ -111,10 +111,11 @@ static void on_complete(librados::completion_t, void *arg)
 {
 	auto *c = static_cast<radoscp_copy *>(arg);
 	int r = c->completion->get_return_value();
+	uint64_t version = c->completion->get_version64();
 	uint64_t latency = now_ns() - c->submitted_ns;
 	uint64_t id = c->id;
 	delete c;
-	radoscpCopyDone(id, r, latency);
+	radoscpCopyDone(id, r, version, latency);
 }
 
 extern "C" int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,

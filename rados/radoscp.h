@@ -35,15 +35,16 @@ typedef struct radoscp_copy_args {
 // returns 0 once the op is queued, or a negative errno (or
 // -RADOSCP_ELAYOUT) with nothing sent and nothing left allocated. A queued
 // copy reports exactly once, from a librados thread, through the Go
-// function radoscpCopyDone(id, result, latency_ns); the copy's memory is
+// function radoscpCopyDone(id, result, version, latency_ns); the copy's memory is
 // freed by then, and C holds no Go pointer at any time.
 int radoscp_copy_submit(rados_ioctx_t dst, rados_ioctx_t src,
 			const radoscp_copy_args *args, uint64_t id);
 
 // radoscpCopyDone is implemented in Go (rados/copy.go, //export): result is
-// the OSD's answer (0 or a negative errno), latency_ns the time from
-// submission to completion.
-void radoscpCopyDone(uint64_t id, int result, uint64_t latency_ns);
+// the OSD's answer (0 or a negative errno), version the user version of
+// its reply (for a copy-from, the source object's version it copied),
+// latency_ns the time from submission to completion.
+void radoscpCopyDone(uint64_t id, int result, uint64_t version, uint64_t latency_ns);
 
 // radoscp_copy_probe builds, on io, the COPY_FROM2 op radoscp_copy_submit
 // would and checks that its truncate flag can be set (the layout check of

@@ -101,11 +101,16 @@ type ObjectStat struct {
 
 // Pending is a submitted operation. Ready is closed when it has completed;
 // Wait returns its result (and may be called again); Latency is the time
-// from submission to completion, once it has completed.
+// from submission to completion, once it has completed. CopiedVersion is,
+// once a copy-from has succeeded, the user version of the source object it
+// copied (the OSD gives the destination the source's user version and
+// answers with it: one version, even for an object copied in chunks); 0
+// for a failed copy-from and for any other operation.
 type Pending interface {
 	Ready() <-chan struct{}
 	Wait() error
 	Latency() time.Duration
+	CopiedVersion() uint64
 }
 
 // Generation is a destination's truncate generation: the truncate_seq and

@@ -24,7 +24,7 @@ func TestModelDeliveryOldestFirst(t *testing.T) {
 }
 
 // At window 1 every copy waits its own delay, half the maximum on average,
-// and the OSD's time; the first also waits for its pin.
+// and the OSD's time (the first does not wait for its pin).
 func TestModelWindowOneIsSerial(t *testing.T) {
 	m := delayModel{objects: 256, osds: 3, maxDelay: 0.020, service: 0.0025, statService: modelStatService}
 	got := m.copySeconds(1, rand.New(rand.NewPCG(7, 7)))

@@ -16,6 +16,10 @@ type Store struct {
 	objects map[string]*object // by Ref
 	// Latency, if set, is how long each copy-from takes.
 	Latency func(dstOid string) time.Duration
+	// BeforeCopy, if set, runs on a copy-from's own goroutine after its
+	// Latency and before it reads the source: a test holds a copy there
+	// until it has made a change the copy must see.
+	BeforeCopy func(dstOid string)
 	// Generations records the generation each copy-from sent, by Ref.
 	Generations map[string]store.Generation
 	version     uint64 // the last version given to a change
@@ -206,8 +210,12 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 		lat = p.s.Latency(dstOid)
 	}
 	c := &copyOp{done: make(chan struct{}), latency: lat}
+	before := p.s.BeforeCopy
 	go func() {
 		time.Sleep(lat)
+		if before != nil {
+			before(dstOid)
+		}
 		p.s.mu.Lock()
 		so, ok := p.s.objects[sp.Ref(srcOid)]
 		switch {
@@ -218,12 +226,13 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 		case o.SrcVersion != 0 && so.version < o.SrcVersion:
 			c.err = &store.Error{Op: "copy", Object: sp.Ref(srcOid), Target: p.Ref(dstOid), Errno: syscall.EOVERFLOW}
 		default:
+			c.version = so.version
 			x := make(map[string][]byte, len(so.xattr))
 			for k, v := range so.xattr {
 				x[k] = bytes.Clone(v)
 			}
-			do := &object{data: bytes.Clone(so.data), xattr: x, gen: o.Generation}
-			p.s.changed(do)
+			// As an OSD does, the destination takes the source's version.
+			do := &object{data: bytes.Clone(so.data), xattr: x, gen: o.Generation, version: so.version}
 			p.s.objects[p.Ref(dstOid)] = do
 			p.s.Generations[p.Ref(dstOid)] = o.Generation
 		}
@@ -236,6 +245,7 @@ func (p *Pool) Submit(dstOid string, src store.Location, o store.CopyOptions) (s
 type copyOp struct {
 	done    chan struct{}
 	err     error
+	version uint64 // the source's, as copied
 	latency time.Duration
 }
 
@@ -245,6 +255,10 @@ func (c *copyOp) Wait() error {
 }
 
 func (c *copyOp) Latency() time.Duration { return c.latency }
+
+// CopiedVersion is the version of the source object copied, as the OSD
+// answers it.
+func (c *copyOp) CopiedVersion() uint64 { return c.version }
 
 // Ready is closed when the copy has completed, as for a real copy.
 func (c *copyOp) Ready() <-chan struct{} { return c.done }

@@ -203,6 +203,7 @@ func (f *failed) Wait() error {
 	return f.err
 }
 func (f *failed) Latency() time.Duration { return f.delay }
+func (f *failed) CopiedVersion() uint64  { return 0 }
 
 // delayed is a real copy whose completion the injector holds back.
 type delayed struct {

@@ -119,6 +119,10 @@ func Run(t *testing.T, a, b store.Objects, prefix string) {
 		if err := b.WriteFull(dst, bytes.Repeat([]byte("o"), 50)); err != nil {
 			t.Fatal(err)
 		}
+		st, err := a.Stat(src)
+		if err != nil {
+			t.Fatal(err)
+		}
 		p, err := b.Submit(dst, a.Locate(src), store.CopyOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -128,6 +132,10 @@ func Run(t *testing.T, a, b store.Objects, prefix string) {
 		}
 		if got := read(t, b, dst, 100, 0); string(got) != "new" {
 			t.Fatalf("copy = %q, want exactly the source", got)
+		}
+		// An unpinned copy names the version it copied: the source's.
+		if p.CopiedVersion() != st.Version {
+			t.Fatalf("copy answered version %d, the source is at %d", p.CopiedVersion(), st.Version)
 		}
 	})
 	t.Run("copy of a missing source", func(t *testing.T) {
@@ -141,6 +149,9 @@ func Run(t *testing.T, a, b store.Objects, prefix string) {
 		}
 		if !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("got %v, want ENOENT", err)
+		}
+		if p != nil && p.CopiedVersion() != 0 {
+			t.Fatalf("a failed copy answered version %d, want 0", p.CopiedVersion())
 		}
 		if got := read(t, b, dst, 100, 0); string(got) != "keep" {
 			t.Fatalf("failed copy changed the destination: %q", got)
