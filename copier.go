@@ -20,8 +20,9 @@ type copier struct {
 	buffers *bufferPool
 	auto    *autoWindow // nil for a fixed window
 	pins    *pins       // nil unless Options.PinSource
-	// head is how many operations of a phase the first window holds:
-	// those copy-froms go without waiting for their pins (see pins).
+	// head is how many of a phase's first operations, as copy-froms, go
+	// without waiting for their pins (see pins): the first window's, at
+	// most PinWidth of them (Copy).
 	head uint64
 	// earlyEnd bounds the source objects of operations submitted before
 	// every pin had returned; recheck re-checks them (see pins).

@@ -147,15 +147,20 @@ func (e *Engine) Copy(ctx context.Context, src Source, srcOff uint64, dst Destin
 	}
 	cp := &copier{pins: pinned, e: e, src: src, dst: dst, opts: o, serial: res.Serial, res: &res,
 		clock: clock, lastCheckpoint: clock.Now()}
-	cp.head = uint64(width)
+	first := width
 	if o.Auto && !res.Serial {
 		cp.auto = newAutoWindow(maxWidth, e.obs)
 		width, res.Auto = cp.auto.aimd.Max(), true
-		cp.head = uint64(cp.auto.aimd.Width())
-		e.obs.Window(cp.auto.aimd.Width())
+		first = cp.auto.aimd.Width()
+		e.obs.Window(first)
 	} else {
 		e.obs.Window(width)
 	}
+	// The first window's copy-froms go without waiting for their pins,
+	// but no more than the pins in flight beside them: together at most
+	// twice pinMaxWidth operations, within what an OSD admits at once
+	// (osd_client_message_cap, 256), however wide the window.
+	cp.head = uint64(min(first, PinWidth(first)))
 	res.Window = width
 	// A buffer holds one client read-and-write: a chunk, or a whole
 	// object; never more than the copy's length (a small file's copy

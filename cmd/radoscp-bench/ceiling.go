@@ -26,8 +26,8 @@ import (
 //
 // The client is radoscp's, pinned: it stats the sources radoscp.PinWidth at a time
 // in object order, submits the copy-froms in object order, the first
-// window of them at once and each later one once its own pin and every pin
-// below it are in, and keeps up to window of them in flight, a place freed
+// window of them (at most PinWidth) at once and each later one once its
+// own pin and every pin below it are in, and keeps up to window of them in flight, a place freed
 // as soon as a copy's reply is delivered.
 type delayModel struct {
 	objects     int
@@ -59,7 +59,7 @@ func (m delayModel) copySeconds(window int, rng *rand.Rand) float64 {
 		for ; pinsOut < pinWidth && nextPin < m.objects; nextPin, pinsOut = nextPin+1, pinsOut+1 {
 			s.push(modelEvent{at: now + m.statService, conn: pinAt[nextPin], reply: modelReply{obj: nextPin, stat: true}})
 		}
-		for ; copiesOut < window && (nextCopy < known || nextCopy < window); nextCopy, copiesOut = nextCopy+1, copiesOut+1 {
+		for ; copiesOut < window && (nextCopy < known || nextCopy < min(window, pinWidth)); nextCopy, copiesOut = nextCopy+1, copiesOut+1 {
 			s.push(modelEvent{at: now + m.service, conn: copyAt[nextCopy], reply: modelReply{obj: nextCopy}})
 		}
 	}
