@@ -179,12 +179,21 @@ func TestPinnedClientCopyStatsEachObjectOnce(t *testing.T) {
 // A copy-from of the first window goes without its pin, and the OSD may
 // run it after the object's re-check: a change made after the re-check
 // and before the copy read the source is seen only in the version the
-// copy's reply names, which must be the pinned one.
+// copy's reply names, which must be the pinned one. Object 0's pin is
+// held until its copy has been submitted, so the copy goes without it
+// and the object is early, to be re-checked.
 func TestPinnedCopyChecksTheVersionCopied(t *testing.T) {
 	f := newFixture(t, small, 8*obj)
 	oid := srcNames.ObjectName(0)
-	rechecked := make(chan struct{})
+	submitted, rechecked := make(chan struct{}), make(chan struct{})
 	stats := newStatHooks(f.source.Objects)
+	stats.hold[oid] = submitted
+	f.store.Latency = func(dstOid string) time.Duration {
+		if dstOid == dstNames.ObjectName(0) {
+			close(submitted)
+		}
+		return 0
+	}
 	stats.after = func(o string, n int) {
 		if o == oid && n == 2 {
 			if err := f.srcP.WriteFull(oid, []byte("after the re-check")); err != nil {
@@ -210,7 +219,7 @@ func TestPinnedCopyChecksTheVersionCopied(t *testing.T) {
 	if res.Bytes != 0 {
 		t.Fatalf("published %d bytes; want none: object 0 changed", res.Bytes)
 	}
-	if stats.count(oid) != 2 {
-		t.Fatalf("object 0 stat'ed %d times; want its pin and its re-check", stats.count(oid))
+	if stats.count(oid) != 2 || len(stats.heldOut) > 0 {
+		t.Fatalf("object 0 stat'ed %d times, pins held out %v; want its pin, released by its copy's submission, and its re-check", stats.count(oid), stats.heldOut)
 	}
 }
