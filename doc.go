@@ -12,8 +12,8 @@
 // copies. The first window's copy-froms start with the stats instead of
 // waiting for them; the version the OSD names in each one's reply (the
 // one it copied) must be the one its stat saw. Objects copied before the
-// last stat returned are stat'ed once more after it. Because an object's version never repeats, a copy that
-// succeeds holds every object as it was at one instant, when the last stat
-// returned; a change before that instant fails the copy, naming the
-// object. The argument is spelled out on the pins type (pin.go).
+// last stat returned are stat'ed once more after it. Because an object's
+// version never repeats, a copy that succeeds holds every object as it was
+// at one instant, when the last stat returned; a change before that
+// instant fails the copy, naming the object. The argument is spelled out on the pins type (pin.go).
 package radoscp

@@ -222,9 +222,8 @@ func (c *copier) start(o op) (store.Pending, error) {
 // against it when it is collected (Wait, copyResult).
 func (c *copier) copyFrom(o op) (store.Pending, error) {
 	srcOid, dstOid := c.src.Names.ObjectName(o.srcObj), c.dst.Names().ObjectName(o.dstObj)
-	version, _ := c.pins.pinned(o.srcObj)
 	p, err := c.dst.Objects().Submit(dstOid, c.src.Objects.Locate(srcOid), store.CopyOptions{
-		SrcVersion: version,
+		SrcVersion: c.pins.versionSoFar(o.srcObj),
 		SrcFadvise: c.opts.SrcFadvise,
 		DstFadvise: c.opts.DstFadvise,
 		Generation: objectGeneration(c.dst.Generation(), c.dst.Layout(), o.dstObj),

@@ -27,12 +27,12 @@ var ErrSourceChanged = errors.New("source changed during the copy")
 // object.
 //
 // The stats run ahead of the copies, PinWidth at a time, in object order.
-// A client read is submitted once the pins of the objects it reads are
-// known. A copy-from waits for nothing: it carries its pin when the pin
-// has returned, and otherwise goes without one; when it is collected, the
-// version its reply names (the one the OSD copied) must be the pinned one.
-// So a latency-bound copy's first copies start with its first pins, not a
-// round trip later.
+// An operation is submitted once the pins of the objects it reads are
+// known, except the copy-froms of the first window (at most PinWidth of
+// them): they carry their pins when the pins have returned and otherwise
+// go without, and when each is collected the version its reply names (the
+// one the OSD copied) must be the pinned one. So a latency-bound copy's
+// first copies start with its first pins, not a round trip later.
 //
 // Why a copy that succeeds is the whole source at one instant T, the
 // moment the last pin returned. An object's version is bumped by every
@@ -207,16 +207,16 @@ func (p *pins) version(obj uint64) uint64 {
 	return p.versions[obj-p.first]
 }
 
-// pinned reports whether object obj's pin has returned, without waiting,
-// and its version if so. Objects outside the pins are pinned at 0.
-func (p *pins) pinned(obj uint64) (uint64, bool) {
+// versionSoFar is object obj's pinned version if its pin has returned,
+// without waiting; 0 if it has not (or the object did not exist): what
+// its copy-from carries.
+func (p *pins) versionSoFar(obj uint64) uint64 {
 	if p == nil || obj < p.first || obj-p.first >= uint64(len(p.versions)) {
-		return 0, true
+		return 0
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	k := obj - p.first
-	return p.versions[k], p.got[k]
+	return p.versions[obj-p.first]
 }
 
 // changed is the error for source object oid found in another state than

@@ -27,8 +27,8 @@ import (
 // The client is radoscp's, pinned: it stats the sources radoscp.PinWidth at a time
 // in object order, submits the copy-froms in object order, the first
 // window of them (at most PinWidth) at once and each later one once its
-// own pin and every pin below it are in, and keeps up to window of them in flight, a place freed
-// as soon as a copy's reply is delivered.
+// own pin and every pin below it are in, and keeps up to window of them
+// in flight, a place freed as soon as a copy's reply is delivered.
 type delayModel struct {
 	objects     int
 	osds        int     // connections; objects are placed on them at random
