@@ -11,7 +11,6 @@ import "C"
 
 import (
 	"time"
-	"unsafe"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
 )
@@ -33,16 +32,5 @@ func (fl *File) Truncate(size uint64) error {
 	return nil
 }
 
-// fileDescriptor is the libcephfs descriptor behind a go-ceph File, which
-// go-ceph keeps after its mount pointer and does not export; the size
-// check panics at first use if a go-ceph upgrade changes that.
-func fileDescriptor(f *gocephfs.File) C.int {
-	type file struct {
-		mount *gocephfs.MountInfo
-		fd    C.int
-	}
-	if unsafe.Sizeof(*f) != unsafe.Sizeof(file{}) {
-		panic("cephfs: go-ceph's File is no longer a mount and a descriptor; update fileDescriptor")
-	}
-	return (*file)(unsafe.Pointer(f)).fd
-}
+// fileDescriptor is the libcephfs descriptor behind a go-ceph File.
+func fileDescriptor(f *gocephfs.File) C.int { return C.int(f.Fd()) }

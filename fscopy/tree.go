@@ -47,6 +47,13 @@ func (c *Copier) copy(ctx context.Context, src, dst string, recursive bool) (Sum
 	if err != nil {
 		return sum, fmt.Errorf("%w: source: %w", ErrUsage, err)
 	}
+	if snap != nil && sst.IsDir() {
+		release, err := c.holdSnapshot(snap)
+		if err != nil {
+			return sum, err
+		}
+		defer release()
+	}
 	if err := c.checkDelete(src, sst, recursive); err != nil {
 		return sum, err
 	}
@@ -473,7 +480,7 @@ func (t *treeCopy) restat(src string, listed cephfs.Stat) (cephfs.Stat, error) {
 	if !listed.IsRegular() {
 		return listed, nil
 	}
-	st, err := t.c.fs.Lstat(src)
+	st, err := t.c.lstatSource(src)
 	t.c.hooks.afterWalkStat(src)
 	if err != nil {
 		return listed, err
