@@ -1,20 +1,25 @@
 package cephfs_test
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/radoscp/radoscp/test"
 )
 
-// Inside a snapshot, a file stat'ed or opened by a walk from the open
-// snapshot root is the one its path names: the same inode, snapshot id
-// and size, its data the snapshot's, not head's; a final symlink is
+// Below a snapshot root held open (HoldRoot), a path is the one it names
+// by the mount's root: the same inode, snapshot id, size and xattrs, its
+// data and listing the snapshot's, not head's; a final symlink is
 // stat'ed as itself and not opened (ELOOP), a missing name is ENOENT.
-func TestWalksFromASnapshotRoot(t *testing.T) {
+// And none of those calls asks the MDS to look the snapshot up, where
+// the same calls by path each do (counted at the MDS: lookupsnap).
+func TestHeldSnapshotRootWalks(t *testing.T) {
 	_, fsys := test.MountFS(t)
 	other := test.Mount(t)
 	dir := "/" + test.UniqueName(t)
@@ -36,8 +41,14 @@ func TestWalksFromASnapshotRoot(t *testing.T) {
 	if err := fsys.Mkdir(path.Join(dir, "d"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(path.Join(dir, "d", "g"), "snapshot's")
-	if err := fsys.Symlink("d/g", path.Join(dir, "l")); err != nil {
+	const files = 20
+	for i := range files {
+		write(path.Join(dir, "d", fmt.Sprint("f", i)), "snapshot's")
+	}
+	if err := fsys.SetXattr(path.Join(dir, "d", "f0"), "user.k", []byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if err := fsys.Symlink("d/f0", path.Join(dir, "l")); err != nil {
 		t.Fatal(err)
 	}
 	snap := path.Join(dir, ".snap", "s1")
@@ -45,51 +56,111 @@ func TestWalksFromASnapshotRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = other.RemoveDir(snap) })
-	if err := fsys.Unlink(path.Join(dir, "d", "g")); err != nil {
+	if err := fsys.Unlink(path.Join(dir, "d", "f0")); err != nil {
 		t.Fatal(err)
 	}
-	write(path.Join(dir, "d", "g"), "head's, longer")
+	write(path.Join(dir, "d", "f0"), "head's, longer")
+	write(path.Join(dir, "d", "new"), "head's only")
 
 	id, err := fsys.SnapID(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := fsys.OpenDir(snap)
+	// Every call a tree copy makes of each file, by path.
+	each := func(t *testing.T) {
+		t.Helper()
+		for i := range files {
+			p := path.Join(snap, "d", fmt.Sprint("f", i))
+			st, err := fsys.Lstat(p)
+			if err != nil || st.Snap != id || st.Size != uint64(len("snapshot's")) {
+				t.Fatalf("Lstat %s: %+v, %v; want the snapshot's (id %d)", p, st, err, id)
+			}
+			f, err := fsys.OpenReadNoFollow(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, 64)
+			n, err := f.ReadAt(buf, 0)
+			f.Close()
+			if err != nil || string(buf[:n]) != "snapshot's" || f.Ino() != st.Ino || f.Path() != p {
+				t.Fatalf("%s opened: %q, %v, inode %x, path %s; want the snapshot's data of inode %x", p, buf[:n], err, f.Ino(), f.Path(), st.Ino)
+			}
+			if _, _, err := fsys.CachedLayout(p); err != nil {
+				t.Fatal(err)
+			}
+			x, err := fsys.Xattrs(p)
+			if err != nil || (i == 0) != (string(x["user.k"]) == "v") {
+				t.Fatalf("Xattrs %s: %v, %v", p, x, err)
+			}
+		}
+	}
+	byPath := mdsRequests(t)
+	each(t)
+	if n := requestsSince(byPath, mdsRequests(t))["lookupsnap"]; n < files {
+		t.Fatalf("the calls by path sent %d lookupsnap requests for %d files, want at least one a file: is the MDS counted?", n, files)
+	}
+
+	st, release, err := fsys.HoldRoot(snap)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
-	if st, err := root.Stat(); err != nil || st.Snap != id || !st.IsDir() {
-		t.Fatalf("the snapshot root: %+v, %v; want a directory of snapshot %d", st, err, id)
+	defer release()
+	held := mdsRequests(t) // the hold's own open looked the snapshot up
+	if st.Snap != id || !st.IsDir() {
+		t.Fatalf("the held root: %+v; want a directory of snapshot %d", st, id)
 	}
-	want, err := fsys.Lstat(path.Join(snap, "d", "g"))
-	if err != nil {
-		t.Fatal(err)
+	entries, err := fsys.ReadDir(path.Join(snap, "d"))
+	if err != nil || len(entries) != files {
+		t.Fatalf("ReadDir of the snapshot's d: %d entries, %v; want its %d files", len(entries), err, files)
 	}
-	got, err := root.LstatAt("d/g")
-	if err != nil || got.Ino != want.Ino || got.Snap != id || got.Size != uint64(len("snapshot's")) || !got.Same(want) {
-		t.Fatalf("LstatAt d/g: %+v, %v; want %+v", got, err, want)
+	each(t)
+	if got := requestsSince(held, mdsRequests(t)); got["lookupsnap"] != 0 {
+		t.Fatalf("below the held root the same calls sent %d lookupsnap requests, want none; all: %v", got["lookupsnap"], got)
 	}
-	f, err := root.OpenReadNoFollowAt("d/g")
-	if err != nil {
-		t.Fatal(err)
+	if st, err := fsys.Lstat(path.Join(snap, "l")); err != nil || st.Type() != "symlink" {
+		t.Fatalf("Lstat of a symlink below the held root: %+v, %v; want the symlink itself", st, err)
 	}
-	buf := make([]byte, 64)
-	n, err := f.ReadAt(buf, 0)
-	f.Close()
-	if err != nil || string(buf[:n]) != "snapshot's" || f.Ino() != want.Ino || f.Path() != path.Join(snap, "d", "g") {
-		t.Fatalf("d/g opened from the root: %q, %v, inode %x, path %s; want the snapshot's data of inode %x", buf[:n], err, f.Ino(), f.Path(), want.Ino)
+	if st, err := fsys.Stat(path.Join(snap, "l")); err != nil || !st.IsRegular() || st.Snap != id {
+		t.Fatalf("Stat of a symlink below the held root: %+v, %v; want the snapshot's file it names", st, err)
 	}
-	if st, err := root.LstatAt("l"); err != nil || st.Type() != "symlink" {
-		t.Fatalf("LstatAt l: %+v, %v; want the symlink itself", st, err)
-	}
-	if f, err := root.OpenReadNoFollowAt("l"); !errors.Is(err, syscall.ELOOP) {
+	if f, err := fsys.OpenReadNoFollow(path.Join(snap, "l")); !errors.Is(err, syscall.ELOOP) {
 		if err == nil {
 			f.Close()
 		}
-		t.Fatalf("OpenReadNoFollowAt of a symlink: %v, want ELOOP", err)
+		t.Fatalf("OpenReadNoFollow of a symlink below the held root: %v, want ELOOP", err)
 	}
-	if _, err := root.LstatAt("d/missing"); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("LstatAt of a missing name: %v, want ENOENT", err)
+	if _, err := fsys.Lstat(path.Join(snap, "d", "new")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Lstat of a name only head has: %v, want ENOENT", err)
 	}
+}
+
+// mdsRequests is the active MDS's count of client requests of each kind
+// (its mds_server perf counters).
+func mdsRequests(t *testing.T) map[string]uint64 {
+	t.Helper()
+	out := test.Ceph(t, "tell", "mds.0", "perf", "dump", "mds_server")
+	var dump struct {
+		Server map[string]json.RawMessage `json:"mds_server"`
+	}
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &dump); err != nil {
+		t.Fatalf("mds perf dump: %v\n%s", err, out)
+	}
+	counts := map[string]uint64{}
+	for k, v := range dump.Server {
+		var lat struct{ Avgcount uint64 }
+		if name, ok := strings.CutPrefix(k, "req_"); ok && json.Unmarshal(v, &lat) == nil {
+			counts[strings.TrimSuffix(name, "_latency")] = lat.Avgcount
+		}
+	}
+	return counts
+}
+
+func requestsSince(before, after map[string]uint64) map[string]uint64 {
+	d := map[string]uint64{}
+	for k, v := range after {
+		if v > before[k] {
+			d[k] = v - before[k]
+		}
+	}
+	return d
 }

@@ -22,7 +22,10 @@ import (
 //
 // Implements ceph_get_path_layout and ceph_get_path_pool_name, which
 // go-ceph does not wrap.
-func (f *FS) CachedLayout(path string) (layout.Layout, string, error) {
+func (f *FS) CachedLayout(path string) (l layout.Layout, poolName string, err error) {
+	if f.onFileAt(path, func(fl *File) { l, poolName, err = fl.CachedLayout() }) {
+		return l, poolName, err
+	}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
 	var su, sc, os, pool C.int
@@ -34,7 +37,7 @@ func (f *FS) CachedLayout(path string) (layout.Layout, string, error) {
 	if ret < 0 {
 		return layout.Layout{}, "", pathError("get pool name", path, errnoErr(int(ret)))
 	}
-	l := layout.Layout{StripeUnit: uint64(su), StripeCount: uint64(sc), ObjectSize: uint64(os)}
+	l = layout.Layout{StripeUnit: uint64(su), StripeCount: uint64(sc), ObjectSize: uint64(os)}
 	return l, C.GoString(&buf[0]), nil
 }
 

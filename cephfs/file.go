@@ -38,7 +38,10 @@ func (f *FS) OpenWriteNoFollow(path string) (*File, error) {
 
 // OpenReadNoFollow opens an existing file for reading, not following a
 // final symlink (ELOOP).
-func (f *FS) OpenReadNoFollow(path string) (*File, error) {
+func (f *FS) OpenReadNoFollow(path string) (file *File, err error) {
+	if f.at(path, func(dir *File, rel string) { file, err = dir.openAt(rel, syscall.O_RDONLY|syscall.O_NOFOLLOW) }) {
+		return file, err
+	}
 	return f.openChecked(path, os.O_RDONLY|syscall.O_NOFOLLOW)
 }
 

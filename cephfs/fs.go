@@ -19,6 +19,7 @@ type FS struct {
 
 	listings atomic.Uint64 // directories listed, see Listings
 	confined confinement   // directories whose writes follow no symlink (confine.go)
+	held     heldRoots     // directories paths below are walked from (at.go)
 }
 
 // Listings is how many directory listings this client has made (ReadDir,

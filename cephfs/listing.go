@@ -24,9 +24,12 @@ type Entry struct {
 
 // ReadDir lists the directory at path, without "." and "..", sorted by
 // name, with each entry lstat'ed (see readDir).
-func (f *FS) ReadDir(path string) ([]Entry, error) {
+func (f *FS) ReadDir(path string) (entries []Entry, err error) {
 	if f.below(path) {
 		return f.readDirIn(path)
+	}
+	if f.at(path, func(dir *File, rel string) { entries, err = dir.readDirAt(rel) }) {
+		return entries, err
 	}
 	return f.readDir(path)
 }

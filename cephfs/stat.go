@@ -99,21 +99,27 @@ func timespec(t gocephfs.Timespec) time.Time { return time.Unix(t.Sec, t.Nsec) }
 
 // Lstat stats path without following a final symlink. A missing path
 // gives an error matching fs.ErrNotExist and store.ErrNotFound.
-func (f *FS) Lstat(path string) (Stat, error) {
-	st, err := f.m.Statx(path, statMask, gocephfs.AtSymlinkNofollow)
+func (f *FS) Lstat(path string) (st Stat, err error) {
+	if f.at(path, func(dir *File, rel string) { st, err = dir.statAt(rel, false) }) {
+		return st, err
+	}
+	stx, err := f.m.Statx(path, statMask, gocephfs.AtSymlinkNofollow)
 	if err != nil {
 		return Stat{}, pathError("stat", path, err)
 	}
-	return fromStatx(st), nil
+	return fromStatx(stx), nil
 }
 
 // Stat stats path, following symlinks.
-func (f *FS) Stat(path string) (Stat, error) {
-	st, err := f.m.Statx(path, statMask, 0)
+func (f *FS) Stat(path string) (st Stat, err error) {
+	if f.at(path, func(dir *File, rel string) { st, err = dir.statAt(rel, true) }) {
+		return st, err
+	}
+	stx, err := f.m.Statx(path, statMask, 0)
 	if err != nil {
 		return Stat{}, pathError("stat", path, err)
 	}
-	return fromStatx(st), nil
+	return fromStatx(stx), nil
 }
 
 // pathError wraps a libcephfs error with the operation and path, keeping

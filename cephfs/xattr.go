@@ -9,7 +9,10 @@ import "strings"
 // `cp -a` and `rsync -aAX` keep them. Ceph's virtual ceph.* xattrs
 // (layouts, quotas) are not among them: they are not stored, and a copy
 // handles layouts and quotas itself.
-func (f *FS) Xattrs(path string) (map[string][]byte, error) {
+func (f *FS) Xattrs(path string) (xattrs map[string][]byte, err error) {
+	if f.onFileAt(path, func(fl *File) { xattrs, err = fl.Xattrs() }) {
+		return xattrs, err
+	}
 	names, err := f.m.LlistXattr(path)
 	return keptXattrs(path, names, err, func(n string) ([]byte, error) { return f.m.LgetXattr(path, n) })
 }
@@ -49,9 +52,11 @@ func (f *FS) SetXattr(path, name string, value []byte) error {
 }
 
 // GetXattr reads xattr name of path; a missing one gives ENODATA.
-func (f *FS) GetXattr(path, name string) ([]byte, error) {
-	v, err := f.m.LgetXattr(path, name)
-	if err != nil {
+func (f *FS) GetXattr(path, name string) (v []byte, err error) {
+	if f.onFileAt(path, func(fl *File) { v, err = fl.GetXattr(name) }) {
+		return v, err
+	}
+	if v, err = f.m.LgetXattr(path, name); err != nil {
 		return nil, pathError("get xattr "+name, path, err)
 	}
 	return v, nil

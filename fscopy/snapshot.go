@@ -47,10 +47,6 @@ func snapshotRoot(p, snapdir string) (root, name string, n int) {
 type snapshot struct {
 	root string
 	id   uint64
-	// dir is the root, open while a tree copy holds it (holdSnapshot);
-	// held counts those copies. Both under Copier.mu.
-	dir  *cephfs.File
-	held int
 }
 
 func (s *snapshot) String() string { return fmt.Sprintf("snapshot cephfs:%s (id %d)", s.root, s.id) }
@@ -149,63 +145,21 @@ func (c *Copier) checkSnapshot(s *snapshot) error {
 	return nil
 }
 
-// holdSnapshot opens s's root for a tree copy from it, until release:
-// its files are then stat'ed and opened by walks from the root (see
-// below), not through DIR/.snap/NAME, whose walk asks the MDS twice each
-// time. The root opened must be the snapshot s was resolved as: a name
-// that now stands for another snapshot is refused, as checkSnapshot
-// would.
+// holdSnapshot holds s's root open for a tree copy from it, until
+// release: its files and directories are then stat'ed, listed and opened
+// by walks from there (cephfs.FS.HoldRoot), not through DIR/.snap/NAME,
+// whose walk asks the MDS twice each time. The root held must be the
+// snapshot s was resolved as: a name that now stands for another
+// snapshot is refused, as checkSnapshot refuses it. checkSnapshot itself
+// still looks the name up.
 func (c *Copier) holdSnapshot(s *snapshot) (release func(), err error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s.held == 0 {
-		dir, err := c.fs.OpenDir(s.root)
-		if err != nil {
-			return nil, fmt.Errorf("source: %s: %w", s, err)
-		}
-		st, err := dir.Stat()
-		if err == nil && st.Snap != s.id {
-			err = fmt.Errorf("%w: %s is gone; the name now stands for snapshot id %d", store.ErrSnapshotRemoved, s, st.Snap)
-		}
-		if err != nil {
-			dir.Close()
-			return nil, err
-		}
-		s.dir = dir
+	st, release, err := c.fs.HoldRoot(s.root)
+	if err != nil {
+		return nil, fmt.Errorf("source: %s: %w", s, err)
 	}
-	s.held++
-	return func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if s.held--; s.held == 0 {
-			s.dir.Close()
-			s.dir = nil
-		}
-	}, nil
-}
-
-// heldRoot is the open root of the snapshot src is in, while a tree copy
-// holds it, and src's path below it; nil when src is at head or its
-// snapshot is not held.
-func (c *Copier) heldRoot(src string) (*cephfs.File, string) {
-	root, _, n := snapshotRoot(src, c.snapDir())
-	if n != 1 || root == "" || !strings.HasPrefix(src, root+"/") {
-		return nil, ""
+	if st.Snap != s.id {
+		release()
+		return nil, fmt.Errorf("%w: %s is gone; the name now stands for snapshot id %d", store.ErrSnapshotRemoved, s, st.Snap)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	s := c.snaps[root]
-	if s == nil || s.dir == nil {
-		return nil, ""
-	}
-	return s.dir, strings.TrimPrefix(src, root+"/")
-}
-
-// lstatSource stats src, a source file, not following a final symlink:
-// in a held snapshot by a walk from its root.
-func (c *Copier) lstatSource(src string) (cephfs.Stat, error) {
-	if dir, rel := c.heldRoot(src); dir != nil {
-		return dir.LstatAt(rel)
-	}
-	return c.fs.Lstat(src)
+	return release, nil
 }

@@ -22,13 +22,7 @@ func (c *Copier) openSource(src string) (*srcFile, error) {
 	if !inSnapshot(src, c.snapDir()) {
 		return s, nil
 	}
-	var f *cephfs.File
-	var err error
-	if dir, rel := c.heldRoot(src); dir != nil {
-		f, err = dir.OpenReadNoFollowAt(rel)
-	} else {
-		f, err = c.fs.OpenReadNoFollow(src)
-	}
+	f, err := c.fs.OpenReadNoFollow(src)
 	if err != nil {
 		return nil, err
 	}

@@ -480,7 +480,7 @@ func (t *treeCopy) restat(src string, listed cephfs.Stat) (cephfs.Stat, error) {
 	if !listed.IsRegular() {
 		return listed, nil
 	}
-	st, err := t.c.lstatSource(src)
+	st, err := t.c.fs.Lstat(src)
 	t.c.hooks.afterWalkStat(src)
 	if err != nil {
 		return listed, err
