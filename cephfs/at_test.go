@@ -1,12 +1,10 @@
 package cephfs_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -94,9 +92,9 @@ func TestHeldSnapshotRootWalks(t *testing.T) {
 			}
 		}
 	}
-	byPath := mdsRequests(t)
+	byPath := test.MDSRequests(t)
 	each(t)
-	if n := requestsSince(byPath, mdsRequests(t))["lookupsnap"]; n < files {
+	if n := test.RequestsSince(byPath, test.MDSRequests(t))["lookupsnap"]; n < files {
 		t.Fatalf("the calls by path sent %d lookupsnap requests for %d files, want at least one a file: is the MDS counted?", n, files)
 	}
 
@@ -105,7 +103,7 @@ func TestHeldSnapshotRootWalks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	held := mdsRequests(t) // the hold's own open looked the snapshot up
+	held := test.MDSRequests(t) // the hold's own open looked the snapshot up
 	if st.Snap != id || !st.IsDir() {
 		t.Fatalf("the held root: %+v; want a directory of snapshot %d", st, id)
 	}
@@ -114,7 +112,7 @@ func TestHeldSnapshotRootWalks(t *testing.T) {
 		t.Fatalf("ReadDir of the snapshot's d: %d entries, %v; want its %d files", len(entries), err, files)
 	}
 	each(t)
-	if got := requestsSince(held, mdsRequests(t)); got["lookupsnap"] != 0 {
+	if got := test.RequestsSince(held, test.MDSRequests(t)); got["lookupsnap"] != 0 {
 		t.Fatalf("below the held root the same calls sent %d lookupsnap requests, want none; all: %v", got["lookupsnap"], got)
 	}
 	if st, err := fsys.Lstat(path.Join(snap, "l")); err != nil || st.Type() != "symlink" {
@@ -132,35 +130,4 @@ func TestHeldSnapshotRootWalks(t *testing.T) {
 	if _, err := fsys.Lstat(path.Join(snap, "d", "new")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Lstat of a name only head has: %v, want ENOENT", err)
 	}
-}
-
-// mdsRequests is the active MDS's count of client requests of each kind
-// (its mds_server perf counters).
-func mdsRequests(t *testing.T) map[string]uint64 {
-	t.Helper()
-	out := test.Ceph(t, "tell", "mds.0", "perf", "dump", "mds_server")
-	var dump struct {
-		Server map[string]json.RawMessage `json:"mds_server"`
-	}
-	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &dump); err != nil {
-		t.Fatalf("mds perf dump: %v\n%s", err, out)
-	}
-	counts := map[string]uint64{}
-	for k, v := range dump.Server {
-		var lat struct{ Avgcount uint64 }
-		if name, ok := strings.CutPrefix(k, "req_"); ok && json.Unmarshal(v, &lat) == nil {
-			counts[strings.TrimSuffix(name, "_latency")] = lat.Avgcount
-		}
-	}
-	return counts
-}
-
-func requestsSince(before, after map[string]uint64) map[string]uint64 {
-	d := map[string]uint64{}
-	for k, v := range after {
-		if v > before[k] {
-			d[k] = v - before[k]
-		}
-	}
-	return d
 }

@@ -98,11 +98,11 @@ func TestCopyUnflushedSource(t *testing.T) {
 		e.write(t, src+"/g", nil, 0o644, map[uint64][]byte{0: closed})
 
 		copier := mountCopier(t, slow)
-		before := mdsRequests(t)
+		before := test.MDSRequests(t)
 		if _, err := copier.copier(t, fscopy.Options{}, nil).Copy(ctx, src, dst, true); err != nil {
 			t.Fatal(err)
 		}
-		reqs := requestsSince(before, mdsRequests(t))
+		reqs := test.RequestsSince(before, test.MDSRequests(t))
 		if reqs["open"] < 1 {
 			t.Errorf("the MDS saw no open during the copy (%v): the buffered file was not opened to flush it", reqs)
 		}

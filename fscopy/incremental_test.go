@@ -170,9 +170,9 @@ func TestIncrementalListsEachDirectoryOnce(t *testing.T) {
 		copyOf := func(snap, wantScan string) (fscopy.Summary, map[string]uint64) {
 			t.Helper()
 			reports = nil
-			before, listed := mdsRequests(t), c.fs.Listings()
+			before, listed := test.MDSRequests(t), c.fs.Listings()
 			sum, err := c.copier(t, incrementalOpts(), &reports).Copy(ctx, e.path(".snap", snap, "src")+"/", e.path("out"), true)
-			reqs := requestsSince(before, mdsRequests(t))
+			reqs := test.RequestsSince(before, test.MDSRequests(t))
 			listings = c.fs.Listings() - listed
 			if err != nil || sum.Failed != 0 || sum.Scan != wantScan {
 				t.Fatalf("copy of %s: %+v, %v; want scan %q", snap, sum, err, wantScan)

@@ -39,16 +39,16 @@ func TestReadDirSkipsDots(t *testing.T) {
 	w.Unmount()
 
 	_, fs := test.MountFS(t)
-	before := mdsRequests(t)
+	before := test.MDSRequests(t)
 	entries, err := fs.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ours := requestsSince(before, mdsRequests(t))
+	ours := test.RequestsSince(before, test.MDSRequests(t))
 	// The same listing through go-ceph (libcephfs's readdirplus from the
 	// start), by another new client.
 	g := test.Mount(t)
-	before = mdsRequests(t)
+	before = test.MDSRequests(t)
 	d, err := g.OpenDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +65,7 @@ func TestReadDirSkipsDots(t *testing.T) {
 		n++
 	}
 	d.Close()
-	theirs := requestsSince(before, mdsRequests(t))
+	theirs := test.RequestsSince(before, test.MDSRequests(t))
 	t.Logf("MDS requests for the listing: %v; through go-ceph: %v (%d entries)", ours, theirs, n)
 	if ours["getattr"]+2 != theirs["getattr"] || ours["readdir"] != theirs["readdir"] {
 		t.Errorf("the listing made %v requests, go-ceph's %v: want two getattrs fewer and as many readdirs", ours, theirs)

@@ -1,7 +1,6 @@
 package fscopy_test
 
 import (
-	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -18,38 +17,6 @@ import (
 	"github.com/radoscp/radoscp/test"
 )
 
-// mdsRequests is the active MDS's count of client requests of each kind
-// (its mds_server perf counters), read with ceph tell: the MDS's own word
-// on what a copy asked of it.
-func mdsRequests(t *testing.T) map[string]uint64 {
-	t.Helper()
-	out := test.Ceph(t, "tell", "mds.0", "perf", "dump", "mds_server")
-	var dump struct {
-		Server map[string]json.RawMessage `json:"mds_server"`
-	}
-	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &dump); err != nil {
-		t.Fatalf("mds perf dump: %v\n%s", err, out)
-	}
-	counts := map[string]uint64{}
-	for k, v := range dump.Server {
-		var lat struct{ Avgcount uint64 }
-		if name, ok := strings.CutPrefix(k, "req_"); ok && json.Unmarshal(v, &lat) == nil {
-			counts[strings.TrimSuffix(name, "_latency")] = lat.Avgcount
-		}
-	}
-	return counts
-}
-
-func requestsSince(before, after map[string]uint64) map[string]uint64 {
-	d := map[string]uint64{}
-	for k, v := range after {
-		if v > before[k] {
-			d[k] = v - before[k]
-		}
-	}
-	return d
-}
-
 // A file within its object 0 is copied with no xattr request to the MDS
 // and no setattr: its staging file's mark is a mode, held by the client as
 // a dirty capability with the copy's own mode, owner and times, and it
@@ -65,14 +32,14 @@ func TestOneObjectCopyRecordsNothing(t *testing.T) {
 	e.write(t, e.path("big"), nil, 0o600, map[uint64][]byte{0: test.RandomData(50, 4<<20+1)})
 	c := e.copier(t, fscopy.Options{Copy: copyOpts(4)}, nil)
 
-	before := mdsRequests(t)
+	before := test.MDSRequests(t)
 	for i := range sizes {
 		name := "s" + string(rune('a'+i))
 		if r := c.CopyFile(ctx, e.path(name), e.path("c"+name)); r.Err != nil {
 			t.Fatal(r.Err)
 		}
 	}
-	small := requestsSince(before, mdsRequests(t))
+	small := test.RequestsSince(before, test.MDSRequests(t))
 	if small["create"] < uint64(len(sizes)) || small["rename"] < uint64(len(sizes)) {
 		t.Fatalf("the MDS saw %v: fewer creates or renames than the %d copies", small, len(sizes))
 	}
@@ -82,11 +49,11 @@ func TestOneObjectCopyRecordsNothing(t *testing.T) {
 	}
 	t.Logf("MDS requests for %d one-object copies: %v", len(sizes), small)
 
-	before = mdsRequests(t)
+	before = test.MDSRequests(t)
 	if r := c.CopyFile(ctx, e.path("big"), e.path("cbig")); r.Err != nil {
 		t.Fatal(r.Err)
 	}
-	big := requestsSince(before, mdsRequests(t))
+	big := test.RequestsSince(before, test.MDSRequests(t))
 	if big["setxattr"] < 3 || big["rmxattr"] < 3 {
 		t.Errorf("a two-object copy made %d setxattr and %d rmxattr requests, want its source, EOF and owner records set and removed (all: %v)",
 			big["setxattr"], big["rmxattr"], big)

@@ -116,11 +116,11 @@ func TestSourceLayoutNotReadPerFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	fscopy.WaitSettled(c)
-	before := mdsRequests(t)
+	before := test.MDSRequests(t)
 	if _, err := c.Copy(ctx, src, e.path("dst2"), true); err != nil {
 		t.Fatal(err)
 	}
-	got := requestsSince(before, mdsRequests(t))
+	got := test.RequestsSince(before, test.MDSRequests(t))
 	t.Logf("MDS requests for a tree of %d one-object files: %v", files, got)
 	if got["getattr"] >= files/2 || got["lookup"] >= files/2 {
 		t.Errorf("%d getattr and %d lookup requests for %d files: the source side still asks the MDS about each file", got["getattr"], got["lookup"], files)

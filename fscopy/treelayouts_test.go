@@ -47,11 +47,11 @@ func TestDirectoryLayoutsNotReadPerDirectory(t *testing.T) {
 		}
 		fscopy.WaitSettled(first)
 		c := mountCopier(t, slow).copier(t, fscopy.Options{Copy: copyOpts(4)}, nil)
-		before := mdsRequests(t)
+		before := test.MDSRequests(t)
 		if _, err := c.Copy(ctx, src, e.path("dst2"), true); err != nil {
 			t.Fatal(err)
 		}
-		got := requestsSince(before, mdsRequests(t))
+		got := test.RequestsSince(before, test.MDSRequests(t))
 		t.Logf("MDS requests for %d directories of 3 one-object files: %v", len(dirs), got)
 		if limit := uint64(3 * len(dirs)); got["getattr"] > limit {
 			t.Errorf("%d getattr requests for %d directories, want at most %d: a directory still costs layout reads", got["getattr"], len(dirs), limit)

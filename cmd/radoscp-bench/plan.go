@@ -100,7 +100,7 @@ func parseContender(s string) (contender, error) {
 	switch mode {
 	case "clone", "fscopy":
 		return parseFSContender(s, mode, w)
-	case "auto", "all", "rados-cp", "cp-fuse", "sharded", "sharded-dir", "existing":
+	case "auto", "all", "rados-cp", "cp-fuse", "sharded", "sharded-dir", "existing", "snapshot", "snapshot-clone", "snapshot-cp-fuse":
 		if hasW {
 			return c, fmt.Errorf("%q: %s takes no window", s, mode)
 		}

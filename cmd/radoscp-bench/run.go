@@ -79,7 +79,9 @@ ceph-mgr's clones do), cp -a through a ceph-fuse mount that the run
 makes and removes itself (ceph-fuse's CPU counted as the client's),
 radoscp's sharded copy (--shard K/3, three workers at once, then the
 final pass; shares by path, and by directory with --shard-by dir) and
-radoscp cp -r SRC/ into an existing directory. Each
+radoscp cp -r SRC/ into an existing directory; and, from a snapshot of the
+source (SRC/.snap/S, as a nightly clone copies), radoscp cp -r, the clone
+anchor 4 files at once and cp -a. Each
 copy is compared with the source on the first repeat (type, mode, owner,
 size, mtime, contents, symlink targets); the table adds files/s.
 

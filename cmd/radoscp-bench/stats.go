@@ -148,6 +148,12 @@ func (r benchRow) label() string {
 		return "cp -a through ceph-fuse"
 	case "existing":
 		return "radoscp cp -r SRC/ into an existing directory (per-file staging)"
+	case "snapshot":
+		return "from a snapshot: radoscp cp -r SRC/.snap/S/ --files 4 --window 16"
+	case "snapshot-clone":
+		return "from a snapshot: libcephfs 8 MiB chunks, 4 files at once (a subvolume clone)"
+	case "snapshot-cp-fuse":
+		return "from a snapshot: cp -a through ceph-fuse"
 	case "sharded":
 		return fmt.Sprintf("radoscp cp -r --shard K/%d, %d workers at once, then finish/%d", shardedWorkers, shardedWorkers, shardedWorkers)
 	case "sharded-dir":

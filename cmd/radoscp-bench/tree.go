@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/radoscp/radoscp/cephfs"
 	"github.com/radoscp/radoscp/config"
 	"github.com/radoscp/radoscp/shard"
 )
@@ -33,7 +34,10 @@ var treeScenarios = []scenario{
 // once, cp -a through ceph-fuse, radoscp's sharded copy (3 workers at
 // once, then the final pass; shares by path, and by directory), and
 // radoscp cp -r into an existing directory
-// (every file through its own staging file).
+// (every file through its own staging file). The snapshot rows copy a
+// snapshot of the source instead, as a nightly clone does: radoscp cp -r
+// with its defaults, the clone anchor 4 files at once (ceph-mgr's
+// subvolume clone of a snapshot) and cp -a through ceph-fuse.
 var treeContenders = []contender{
 	{Mode: "fscopy", Files: 4, Window: 16},
 	{Mode: "clone", Files: 1},
@@ -42,7 +46,17 @@ var treeContenders = []contender{
 	{Mode: "sharded"},
 	{Mode: "sharded-dir"},
 	{Mode: "existing"},
+	{Mode: "snapshot"},
+	{Mode: "snapshot-clone"},
+	{Mode: "snapshot-cp-fuse"},
 }
+
+// benchSnapshot names the snapshot of the source the snapshot rows copy,
+// taken once the source is staged and removed after the run.
+const benchSnapshot = "radoscp-bench"
+
+// fromSnapshot says whether contender mode copies the source's snapshot.
+func fromSnapshot(mode string) bool { return strings.HasPrefix(mode, "snapshot") }
 
 // treeAnchor says, in the report, what a tree scenario's speed-up is over.
 const treeAnchor = "the clone anchor one file at a time (ceph-mgr's subvolume clone: libcephfs reads and writes in 8 MiB chunks, mode, owner and times kept)"
@@ -142,6 +156,19 @@ func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan ben
 	if err != nil {
 		return res, fmt.Errorf("reading the sources: %w", err)
 	}
+	if slices.ContainsFunc(plan.contenders, func(c contender) bool { return fromSnapshot(c.Mode) }) {
+		snap := path.Join(src, cephfs.SnapDir(mnt.conn), benchSnapshot)
+		if err := mnt.fs.Mkdir(snap, 0o755); err != nil {
+			return res, fmt.Errorf("the snapshot the snapshot rows copy: %w", err)
+		}
+		// Before the tree's removal: a directory with a snapshot
+		// cannot be removed.
+		defer func() {
+			if err := mnt.fs.Rmdir(snap); err != nil {
+				fmt.Fprintf(os.Stderr, "radoscp-bench: removing snapshot cephfs:%s: %v\n", snap, err)
+			}
+		}()
+	}
 	res.Tree = &treeInfo{Source: f.treeSource, Files: st.files, Symlinks: st.symlinks, Dirs: st.dirs, Bytes: st.bytes}
 	res.Files = st.files
 	i := slices.IndexFunc(treeScenarios, func(s scenario) bool { return s.name == f.scenario })
@@ -186,6 +213,9 @@ func runTreeBench(ctx context.Context, cfg config.Config, f benchFlags, plan ben
 // included); cp -a runs through a ceph-fuse mount of its own.
 func runTreeOne(ctx context.Context, cfg config.Config, f benchFlags, c contender) (runRecord, error) {
 	src := path.Join(f.fsDir, "src")
+	if fromSnapshot(c.Mode) {
+		return runSnapshotOne(ctx, cfg, f, c, src)
+	}
 	if c.Mode == "cp-fuse" {
 		return cpThroughFuse(ctx, cfg, f.fsName, src, f.dstPrefix, injectDelay(f.injectDelay, f.injectDelayType))
 	}
@@ -230,11 +260,34 @@ func onlyForTreeScenarios(f benchFlags, changed func(string) bool) error {
 	}
 	for _, name := range []string{"file-size", "files-at-once", "windows", "modes"} {
 		if changed(name) {
-			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded by path and by directory, and into an existing directory)", name, f.scenario)
+			return fmt.Errorf("--%s does not apply to --scenario %s: its contenders are fixed (radoscp cp -r with its defaults, the clone anchor, cp -a through ceph-fuse, radoscp sharded by path and by directory, into an existing directory, and the three from a snapshot)", name, f.scenario)
 		}
 	}
 	if f.tree == "tree" && changed("source-files") {
 		return errors.New("--source-files does not apply to --scenario tree: its source is --tree-source")
 	}
 	return nil
+}
+
+// runSnapshotOne runs one snapshot row once, copying the source's
+// snapshot (src's benchSnapshot) to the new directory --dst-prefix.
+func runSnapshotOne(ctx context.Context, cfg config.Config, f benchFlags, c contender, src string) (runRecord, error) {
+	// The snapshot directory's name is the client's (client_snapdir).
+	mnt, err := mountBenchFS(cfg, f.fsName, true, nil)
+	if err != nil {
+		return runRecord{}, err
+	}
+	snap := path.Join(src, cephfs.SnapDir(mnt.conn), benchSnapshot)
+	mnt.close()
+	switch c.Mode {
+	case "snapshot-cp-fuse":
+		return cpThroughFuse(ctx, cfg, f.fsName, snap, f.dstPrefix, injectDelay(f.injectDelay, f.injectDelayType))
+	case "snapshot-clone":
+		return measureFSOne(ctx, cfg, f, contender{Mode: "clone", Files: 4}, func(mnt *benchMount) (runRecord, error) {
+			return cloneTree(ctx, mnt.fs, snap, f.dstPrefix, 4)
+		})
+	}
+	return measureFSOne(ctx, cfg, f, c, func(mnt *benchMount) (runRecord, error) {
+		return fscopyOnce(ctx, cfg, mnt, snap+"/", f.dstPrefix, shardedDefaults, shard.None)
+	})
 }

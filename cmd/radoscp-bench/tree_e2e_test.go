@@ -14,9 +14,12 @@ import (
 
 // The smallfiles and tree scenarios, tiny: every contender (radoscp cp -r
 // with its defaults, the clone anchor at 1 and 4 files at once, cp -a
-// through ceph-fuse) runs once; bench compares each copy with the source,
-// and so do diff -r and rsync --checksum through a ceph-fuse mount of
-// the test's own, on the copies --keep-copies left.
+// through ceph-fuse, sharded, into an existing directory, and radoscp,
+// the clone anchor and cp -a from a snapshot of the source) runs once;
+// bench compares each copy with the source, and so do diff -r and rsync
+// --checksum through a ceph-fuse mount of the test's own, on the copies
+// --keep-copies left. From a snapshot, radoscp makes at most half the
+// MDS requests a file cp -a makes.
 func TestE2EBenchTreeScenarios(t *testing.T) {
 	e := newFSEnv(t)
 	local := t.TempDir()
@@ -73,13 +76,16 @@ func TestE2EBenchTreeScenarios(t *testing.T) {
 			if tc.scenario == "tree" && (res.Tree.Symlinks != 1 || res.Tree.Dirs != 6) {
 				t.Errorf("tree: %+v; want 1 symlink and 6 directories", res.Tree)
 			}
-			want := map[string]bool{"fscopy:4:16": true, "clone:1": true, "clone:4": true, "cp-fuse": true, "sharded": true, "sharded-dir": true, "existing": true}
+			want := map[string]bool{"fscopy:4:16": true, "clone:1": true, "clone:4": true, "cp-fuse": true, "sharded": true, "sharded-dir": true, "existing": true,
+				"snapshot": true, "snapshot-clone": true, "snapshot-cp-fuse": true}
+			perFile := map[string]float64{}
 			for _, row := range res.Rows {
 				c := contender{Mode: row.Mode, Window: row.Window, Files: row.Files}.String()
 				if !want[c] {
 					t.Errorf("unexpected or repeated row %s", c)
 				}
 				delete(want, c)
+				perFile[c] = row.MDSRequestsPerFile
 				if !row.Verified || row.FilesPerS <= 0 || row.CPUSeconds <= 0 || row.MaxRSSBytes == 0 {
 					t.Errorf("%s: not verified, or files/s, CPU or peak RSS missing: %+v", c, row)
 				}
@@ -101,6 +107,12 @@ func TestE2EBenchTreeScenarios(t *testing.T) {
 			}
 			for c := range want {
 				t.Errorf("no row for %s", c)
+			}
+			// A snapshot's files are reached from its root, held
+			// open, not by walks through SRC/.snap/S, two requests
+			// each, as cp -a's are.
+			if tc.scenario == "smallfiles" && perFile["snapshot"]*2 > perFile["snapshot-cp-fuse"] {
+				t.Errorf("from a snapshot, radoscp cp -r made %.2f MDS requests per file and cp -a %.2f; want radoscp's at most half", perFile["snapshot"], perFile["snapshot-cp-fuse"])
 			}
 		})
 	}

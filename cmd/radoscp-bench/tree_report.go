@@ -32,6 +32,9 @@ func writeTreeNotes(b *strings.Builder, r benchResult) {
 	if has("existing") {
 		rows = append(rows, "`radoscp cp -r SRC/ DIR` into an existing, empty DIR (every file through its own staging file, as into any existing tree)")
 	}
+	if has("snapshot") {
+		rows = append(rows, "from a snapshot of the source (SRC/.snap/S, the nightly clone's case): `radoscp cp -r` with its defaults, the clone anchor 4 files at once (as ceph-mgr clones a subvolume snapshot), and `cp -a` through ceph-fuse")
+	}
 	fmt.Fprintf(b, ". Rows: %s. ", strings.Join(rows, "; "))
 	b.WriteString("radoscp and the clone anchor both run with Ceph's in-memory client log off (`debug_client` 0/0, what radoscp sets when the conf leaves Ceph's default 0/5: it is a third of a small-file copy's client CPU); ceph-mgr's own clones, and ceph-fuse here, keep 0/5. ")
 	if r.SpeedUpOver != "" {
@@ -113,6 +116,18 @@ func treeVerdicts(r benchResult) []string {
 	}
 	if ex, ok := findMode(r.Rows, "existing"); ok && ex.MDSRequestsPerFile > 0 {
 		out = append(out, fmt.Sprintf("Into an existing directory (reported): %.2f MDS requests per file, %.3f s.", ex.MDSRequestsPerFile, ex.Seconds))
+	}
+	if s, ok := findMode(r.Rows, "snapshot"); ok && s.MDSRequestsPerFile > 0 {
+		line := fmt.Sprintf("From a snapshot (reported): radoscp cp -r %.2f MDS requests per file, %.3f s", s.MDSRequestsPerFile, s.Seconds)
+		for _, other := range []struct{ mode, name string }{
+			{"snapshot-clone", "the clone anchor 4 files at once"},
+			{"snapshot-cp-fuse", "`cp -a`"},
+		} {
+			if o, ok := findMode(r.Rows, other.mode); ok && o.Seconds > 0 {
+				line += fmt.Sprintf("; %s %.2f, %.3f s (radoscp %.2fx as fast)", other.name, o.MDSRequestsPerFile, o.Seconds, o.Seconds/s.Seconds)
+			}
+		}
+		out = append(out, line+".")
 	}
 	return out
 }
