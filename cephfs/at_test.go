@@ -15,8 +15,9 @@ import (
 // by the mount's root: the same inode, snapshot id, size and xattrs, its
 // data and listing the snapshot's, not head's; a final symlink is
 // stat'ed as itself and not opened (ELOOP), a missing name is ENOENT.
-// And none of those calls asks the MDS to look the snapshot up, where
-// the same calls by path each do (counted at the MDS: lookupsnap).
+// The root's own path is the held directory. And none of those calls
+// asks the MDS to look the snapshot up, where the same calls by path
+// each do (counted at the MDS: lookupsnap).
 func TestHeldSnapshotRootWalks(t *testing.T) {
 	_, fsys := test.MountFS(t)
 	other := test.Mount(t)
@@ -110,6 +111,16 @@ func TestHeldSnapshotRootWalks(t *testing.T) {
 	entries, err := fsys.ReadDir(path.Join(snap, "d"))
 	if err != nil || len(entries) != files {
 		t.Fatalf("ReadDir of the snapshot's d: %d entries, %v; want its %d files", len(entries), err, files)
+	}
+	// The root itself, by its own path, is the held directory.
+	if got, err := fsys.Lstat(snap); err != nil || got.Ino != st.Ino || got.Snap != id {
+		t.Fatalf("Lstat of the held root: %+v, %v; want %+v", got, err, st)
+	}
+	if entries, err := fsys.ReadDir(snap); err != nil || len(entries) != 2 || entries[0].Name != "d" || entries[1].Name != "l" {
+		t.Fatalf("ReadDir of the held root: %+v, %v; want d and l", entries, err)
+	}
+	if _, err := fsys.Xattrs(snap); err != nil {
+		t.Fatalf("Xattrs of the held root: %v", err)
 	}
 	each(t)
 	if got := test.RequestsSince(held, test.MDSRequests(t)); got["lookupsnap"] != 0 {
