@@ -137,14 +137,7 @@ func (fl *File) openAt(rel string, flags C.int) (*File, error) {
 	if fd < 0 {
 		return nil, pathError("open", p, errnoErr(int(fd)))
 	}
-	file := &File{fs: fl.fs, f: goFile(fl.fs.m, fd), path: p}
-	st, err := file.Stat()
-	if err != nil {
-		file.f.Close()
-		return nil, err
-	}
-	file.ino = st.Ino
-	return file, nil
+	return fl.fs.newFile(goFile(fl.fs.m, fd), p)
 }
 
 // readDir lists the directory rel below the open directory, as

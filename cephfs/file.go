@@ -70,6 +70,12 @@ func (f *FS) openPath(path string, flags int, perm uint32) (*File, error) {
 	if err != nil {
 		return nil, pathError("open", path, err)
 	}
+	return f.newFile(gf, path)
+}
+
+// newFile is the File of gf, opened by path, with its inode number; gf
+// is closed if the file cannot be stat'ed.
+func (f *FS) newFile(gf *gocephfs.File, path string) (*File, error) {
 	file := &File{fs: f, f: gf, path: path}
 	st, err := file.Stat()
 	if err != nil {
