@@ -3,7 +3,6 @@ package fscopy_test
 import (
 	"os"
 	"os/exec"
-	"strconv"
 	"testing"
 
 	gocephfs "github.com/ceph/go-ceph/cephfs"
@@ -50,7 +49,7 @@ func TestKilledRightAfterTheRenameLeavesTheWholeFile(t *testing.T) {
 			}
 			// The dead client's session holds capabilities on dst
 			// until the MDS gives it up; an operator evicts it.
-			test.Ceph(t, "tell", "mds.*", "client", "evict", "client_metadata.pid="+strconv.Itoa(cmd.Process.Pid))
+			test.EvictClient(t, cmd.Process.Pid)
 			other := test.Mount(t) // a client that has never seen dst
 			st, err := other.Statx(dst, gocephfs.StatxBasicStats, gocephfs.AtSymlinkNofollow)
 			if err != nil {

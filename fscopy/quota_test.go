@@ -126,7 +126,7 @@ func TestRemovedStagingFileLeavesNoObjects(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 86 {
 			t.Fatalf("the copier did not exit from the hook mid-copy (%v):\n%s", err, out)
 		}
-		test.Ceph(t, "tell", "mds.*", "client", "evict", "client_metadata.pid="+strconv.Itoa(cmd.Process.Pid))
+		test.EvictClient(t, cmd.Process.Pid)
 		staging := fuse + e.path(fscopy.StagingPrefix+"dst")
 		ino, err := strconv.ParseUint(strings.TrimSpace(test.Run(t, "stat", "-c", "%i", staging)), 10, 64)
 		if err != nil {

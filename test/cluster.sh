@@ -681,6 +681,16 @@ cmd_start_daemon() {
 		;;
 	*) die "cannot start '$name'" ;;
 	esac
+	# The daemon writes its pid file a moment after its command returns.
+	# A test that stops it soon after (StartStandbyMDS's cleanup) looks
+	# for that file: found missing, the daemon would pass for stopped and
+	# be left running (a standby MDS the tests never asked for).
+	local i
+	for ((i = 0; i < 100; i++)); do
+		daemon_pid "$name" >/dev/null && return 0
+		sleep 0.1
+	done
+	die "$name wrote no pid file within 10 s of its start"
 }
 
 main() {

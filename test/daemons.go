@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -165,7 +166,12 @@ func StartStandbyMDS(t testing.TB) {
 		if !stopped(t, "mds.b") {
 			clusterScript(t, "stop-daemon", "mds.b")
 		}
-		waitMDS(t, "mds.a active", func(stat string) bool { return strings.Contains(stat, "{0=a=up:active}") })
+		// mds.a active and no standby in the map: a later test that
+		// tells every MDS something (mds.*) would get ENOSYS from a
+		// standby.
+		waitMDS(t, "mds.a active alone", func(stat string) bool {
+			return strings.Contains(stat, "{0=a=up:active}") && !strings.Contains(stat, "standby")
+		})
 	})
 	waitMDS(t, "standby MDS", func(stat string) bool { return strings.Contains(stat, "up:standby") })
 }
@@ -181,4 +187,13 @@ func ActiveMDS(t testing.TB) string {
 		}
 	}
 	return ""
+}
+
+// EvictClient evicts, as an operator would, the CephFS client of process
+// pid (a copier killed mid-copy keeps its session and caps until then) at
+// the MDS holding rank 0, whichever daemon that is after a failover: a
+// standby answers a client eviction with ENOSYS.
+func EvictClient(t testing.TB, pid int) {
+	t.Helper()
+	Ceph(t, "tell", "mds.0", "client", "evict", "client_metadata.pid="+strconv.Itoa(pid))
 }

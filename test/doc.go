@@ -24,7 +24,8 @@
 // every OSD, and [UniqueName] names a test's objects and clients. For
 // cluster faults, [StopDaemon] and [StartDaemon] stop and restart one OSD or
 // the mon or the MDS (cluster.sh stop-daemon/start-daemon), [StartStandbyMDS]
-// adds a standby MDS for failover tests, [OpenPool] opens a pool as client.admin, [Pool] makes a pool of
+// adds a standby MDS for failover tests (and takes it away, leaving no
+// standby), [EvictClient] evicts a killed copier's session at rank 0, [OpenPool] opens a pool as client.admin, [Pool] makes a pool of
 // several replicas that survives a stopped OSD, [Pause] holds every OSD
 // operation (ceph osd pause), and [WaitClean] waits for active+clean.
 // A fault the shared cluster must not see (an OSD killed: memstore loses

@@ -69,7 +69,7 @@ func TestE2EFreshTreeKillAndResume(t *testing.T) {
 				}
 				run.cmd.Process.Signal(syscall.SIGKILL)
 				r := run.wait(t, hangGuard)
-				test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
+				test.EvictClient(t, run.cmd.Process.Pid)
 				whole := e.entries(dst) >= 0
 				if whole {
 					e.same(t, "src", dst) // whole, or the test fails here

@@ -129,7 +129,7 @@ func TestE2ECephFSKillAndResume(t *testing.T) {
 		// Until the MDS gives the dead client's session up (session_timeout,
 		// 30 s or more), its capabilities block the rerun; an operator
 		// would evict it as the test does.
-		test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(cmd.Process.Pid))
+		test.EvictClient(t, cmd.Process.Pid)
 		got, ok := e.read(t, dst)
 		if ok && !bytes.Equal(got, data) {
 			t.Fatalf("trial %d (killed after %v): %s is visible and not the source (%d bytes)", i, wait, dst, len(got))

@@ -73,7 +73,7 @@ func TestE2EKilledCopysLockTakenOver(t *testing.T) {
 	if _, err := os.Stat(e.local(".radoscp.c")); err != nil {
 		t.Fatalf("the kill landed after the copy: no staging file (%v)", err)
 	}
-	test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+itoa(run.cmd.Process.Pid))
+	test.EvictClient(t, run.cmd.Process.Pid)
 	r := runCmd(t, nil, "cp", "-c", e.slow, "--window", "1", "--resume", "--json", "cephfs:"+e.path("f"), "cephfs:"+e.path("c"))
 	if r.code != 0 || !strings.Contains(r.stdout, `"resumed":true`) {
 		t.Fatalf("rerun: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

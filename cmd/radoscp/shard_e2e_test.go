@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -405,7 +404,7 @@ func TestE2EShardKilledWorkerRerun(t *testing.T) {
 	}
 	// The killed client's session, and so its locks on the staging tree
 	// and its share, is evicted, as an operator (or the MDS) would.
-	test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(victim.cmd.Process.Pid))
+	test.EvictClient(t, victim.cmd.Process.Pid)
 	rerun := runCmd(t, nil, args(1)...)
 	if rerun.code != 0 {
 		t.Fatalf("worker 1 rerun: exit %d\nstdout: %s\nstderr: %s", rerun.code, rerun.stdout, rerun.stderr)

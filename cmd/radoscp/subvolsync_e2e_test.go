@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -139,7 +138,7 @@ func TestE2ESubvolumeSync(t *testing.T) {
 			waitFor(t, run, 2*time.Minute, "a sync half done", func() bool { return same() >= 2 })
 			run.cmd.Process.Signal(syscall.SIGKILL)
 			ended := run.wait(t, time.Minute)
-			test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
+			test.EvictClient(t, run.cmd.Process.Pid)
 			if n := same(); ended.code != -int(syscall.SIGKILL) || n == 20 {
 				t.Fatalf("kill: exit %d with %d of 20 files copied; want a kill mid-copy", ended.code, n)
 			}

@@ -247,7 +247,7 @@ func TestE2ESubvolumeCloneKilledAndResumed(t *testing.T) {
 			run.cmd.Process.Signal(sig)
 			ended := run.wait(t, time.Minute)
 			if sig == syscall.SIGKILL {
-				test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
+				test.EvictClient(t, run.cmd.Process.Pid)
 			} else {
 				lines := jsonLines(t, ended)
 				if sum := lines[len(lines)-1]; ended.code != 3 || sum["state"] != "interrupted" || !strings.Contains(ended.stderr, "--resume") ||

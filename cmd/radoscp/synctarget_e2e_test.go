@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -120,7 +119,7 @@ func TestE2ESubvolumeSyncTarget(t *testing.T) {
 			waitFor(t, run, 2*time.Minute, "a first sync half done", func() bool { return copied(2) >= 2 })
 			run.cmd.Process.Signal(syscall.SIGKILL)
 			ended := run.wait(t, time.Minute)
-			test.Ceph(t, "tell", "mds.a", "client", "evict", "client_metadata.pid="+strconv.Itoa(run.cmd.Process.Pid))
+			test.EvictClient(t, run.cmd.Process.Pid)
 			if n := copied(20); ended.code != -int(syscall.SIGKILL) || n == 20 {
 				t.Fatalf("kill: exit %d with %d of 20 files copied; want a kill mid-copy", ended.code, n)
 			}
