@@ -193,7 +193,35 @@ func ActiveMDS(t testing.TB) string {
 // pid (a copier killed mid-copy keeps its session and caps until then) at
 // the MDS holding rank 0, whichever daemon that is after a failover: a
 // standby answers a client eviction with ENOSYS.
+//
+// An eviction that fails or does not return within cephTimeout (seen
+// once, in the Reef lane) fails t with what the MDS was doing then: its
+// operations in flight and its sessions, and the mon's, read through
+// their admin sockets, and the cluster's status.
 func EvictClient(t testing.TB, pid int) {
 	t.Helper()
-	Ceph(t, "tell", "mds.0", "client", "evict", "client_metadata.pid="+strconv.Itoa(pid))
+	conf := Conf(t)
+	if conf == "" {
+		return
+	}
+	_, err := ceph(conf, "tell", "mds.0", "client", "evict", "client_metadata.pid="+strconv.Itoa(pid))
+	if err == nil {
+		return
+	}
+	report := []string{err.Error()}
+	for _, name := range []string{"a", "b"} {
+		asok := filepath.Join(filepath.Dir(conf), "run", "mds."+name+".asok")
+		for _, cmd := range []string{"dump_ops_in_flight", "session ls"} {
+			args := append([]string{"20", "ceph", "--admin-daemon", asok}, strings.Fields(cmd)...)
+			out, err := exec.Command("timeout", args...).CombinedOutput()
+			report = append(report, fmt.Sprintf("mds.%s %s (%v):\n%s", name, cmd, err, out))
+		}
+	}
+	// The eviction blocklists the client: an OSD map the mon proposes.
+	asok := filepath.Join(filepath.Dir(conf), "run", "mon.a.asok")
+	out, oerr := exec.Command("timeout", "20", "ceph", "--admin-daemon", asok, "ops").CombinedOutput()
+	report = append(report, fmt.Sprintf("mon.a ops (%v):\n%s", oerr, out))
+	status, serr := ceph(conf, "status")
+	report = append(report, fmt.Sprintf("ceph status (%v):\n%s", serr, status))
+	t.Fatal(strings.Join(report, "\n"))
 }
