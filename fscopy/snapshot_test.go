@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"os"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	gocephfs "github.com/ceph/go-ceph/cephfs"
 
 	"github.com/radoscp/radoscp/fscopy"
 	"github.com/radoscp/radoscp/layout"
@@ -201,4 +204,89 @@ func TestFreshTreeFromRemovedSnapshot(t *testing.T) {
 			t.Logf("%d of %d files failed naming the snapshot", gone, len(reports))
 		})
 	}
+}
+
+// A snapshot taken while a writer holds a file open with its data only in
+// its cache (no object of the file in RADOS yet, the writer's flushes held
+// off) holds the writer's data: the MDS has the writer flush what belongs
+// to the snapshot before the snapshot's file is read. A tree copy of the
+// snapshot, which takes its sizes from the listing, is the snapshot as
+// another client reads it before and after the copy. On a normal and a
+// slow client.
+func TestTreeFromSnapshotOfAnOpenWriter(t *testing.T) {
+	eachClient(t, func(t *testing.T, slow float64) {
+		e := newEnv(t)
+		if slow > 0 {
+			e.slowCopier(t, slow)
+		}
+		src := e.path("src")
+		if err := e.fs.Mkdir(src, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		// Under the object cacher's dirty target (8 MiB): nothing makes
+		// the writer flush but the snapshot.
+		data := test.RandomData(21, 6<<20+77)
+		w := bufferingMount(t)
+		f, err := w.Open(src+"/f", os.O_WRONLY|os.O_CREATE, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.Write(data); err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.Fstatx(gocephfs.StatxIno, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Object 0 may be there, empty: the MDS stores the file's
+		// backtrace on it.
+		for _, o := range objectsOf(t, uint64(st.Inode)) {
+			out, err := test.RadosCLI(test.Conf(t), "-p", "cephfs_data", "stat", o)
+			if err != nil || !strings.HasSuffix(strings.TrimSpace(string(out)), "size 0") {
+				t.Fatalf("the writer flushed before the snapshot (%s: %v %s): the data was not only in its cache", o, err, out)
+			}
+		}
+		snap := e.snapshot(t, "s1")
+		after := bytes.Repeat([]byte("Y"), 4096)
+		if _, err := f.Write(after); err != nil {
+			t.Fatal(err)
+		}
+		before := e.read(t, snap+"/src/f")
+
+		if _, err := e.copier(t, fscopy.Options{Copy: copyOpts(4)}, nil).Copy(ctx, snap+"/src", e.path("new"), true); err != nil {
+			t.Fatal(err)
+		}
+		got := e.read(t, e.path("new/f"))
+		assertEqual(t, "the copy against the snapshot read by another client before it", got, before)
+		assertEqual(t, "the copy against the snapshot read by another client after it", got, e.read(t, snap+"/src/f"))
+		// The snapshot holds all that was written before it. The write
+		// right after it is the writer's until the MDS's notice of the
+		// snapshot reaches it: in the snapshot or not, as Ceph decides.
+		if !bytes.Equal(got, data) && !bytes.Equal(got, append(data, after...)) {
+			t.Fatalf("the snapshot holds %d bytes: not the %d written before it, with or without the write after it", len(got), len(data))
+		}
+		t.Logf("the snapshot and its copy: %d bytes (%d written before it)", len(got), len(data))
+	})
+}
+
+// bufferingMount is a client whose dirty data stays in its cache for ten
+// minutes unless something (a snapshot, a reader) makes it flush.
+func bufferingMount(t *testing.T) *gocephfs.MountInfo {
+	t.Helper()
+	m, err := gocephfs.CreateMount()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.ReadConfigFile(test.FS(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetConfigOption("client_oc_max_dirty_age", "600"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Mount(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Unmount(); m.Release() })
+	return m
 }
