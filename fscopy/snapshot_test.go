@@ -226,7 +226,9 @@ func TestTreeFromSnapshotOfAnOpenWriter(t *testing.T) {
 		// Under the object cacher's dirty target (8 MiB): nothing makes
 		// the writer flush but the snapshot.
 		data := test.RandomData(21, 6<<20+77)
-		w := bufferingMount(t)
+		// Its dirty data stays in its cache for ten minutes unless
+		// something (a snapshot, a reader) makes it flush.
+		w := test.MountWith(t, map[string]string{"client_oc_max_dirty_age": "600"})
 		f, err := w.Open(src+"/f", os.O_WRONLY|os.O_CREATE, 0o644)
 		if err != nil {
 			t.Fatal(err)
@@ -268,25 +270,4 @@ func TestTreeFromSnapshotOfAnOpenWriter(t *testing.T) {
 		}
 		t.Logf("the snapshot and its copy: %d bytes (%d written before it)", len(got), len(data))
 	})
-}
-
-// bufferingMount is a client whose dirty data stays in its cache for ten
-// minutes unless something (a snapshot, a reader) makes it flush.
-func bufferingMount(t *testing.T) *gocephfs.MountInfo {
-	t.Helper()
-	m, err := gocephfs.CreateMount()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := m.ReadConfigFile(test.FS(t)); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.SetConfigOption("client_oc_max_dirty_age", "600"); err != nil {
-		t.Fatal(err)
-	}
-	if err := m.Mount(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Unmount(); m.Release() })
-	return m
 }

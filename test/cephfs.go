@@ -62,6 +62,13 @@ func removeTree(m *gocephfs.MountInfo, p string) error {
 // CephFS the test is skipped, or fails as FS says.
 func Mount(t testing.TB) *gocephfs.MountInfo {
 	t.Helper()
+	return MountWith(t, nil)
+}
+
+// MountWith is Mount with client options set before mounting
+// (client_oc_max_dirty_age: "600").
+func MountWith(t testing.TB, options map[string]string) *gocephfs.MountInfo {
+	t.Helper()
 	conf := FS(t)
 	if conf == "" {
 		return nil
@@ -72,6 +79,11 @@ func Mount(t testing.TB) *gocephfs.MountInfo {
 	}
 	if err := m.ReadConfigFile(conf); err != nil {
 		t.Fatal(err)
+	}
+	for k, v := range options {
+		if err := m.SetConfigOption(k, v); err != nil {
+			t.Fatalf("client option %s=%s: %v", k, v, err)
+		}
 	}
 	if err := m.Mount(); err != nil {
 		t.Fatal(err)
