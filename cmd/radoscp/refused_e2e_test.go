@@ -187,10 +187,14 @@ func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 		}
 	}
 	mksnap(t, conf, "radoscp-a", snap)
+	// Each case works on objects of its own: the cases, and the two
+	// clients, run side by side (go test's -parallel at once).
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			for _, tc := range cases {
 				t.Run(tc.name, func(t *testing.T) {
+					t.Parallel()
 					f, fresh := fixtures[c.name+"/"+tc.name], test.UniqueName(t)
 					beforeA := objectsState(t, conf, "radoscp-a", f.S, f.R)
 					beforeB := objectsState(t, conf, "radoscp-b", f.D, f.N, f.L, fresh)

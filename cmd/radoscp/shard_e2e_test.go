@@ -135,7 +135,8 @@ func summaryOf(t *testing.T, r result) map[string]any {
 // --shard-by dir, each directory's by one worker.
 func TestE2EShardedTreeCopy(t *testing.T) {
 	for _, by := range []string{"path", "dir"} {
-		t.Run(by, func(t *testing.T) { shardedTreeCopy(t, by) })
+		// Each in a directory of its own: side by side.
+		t.Run(by, func(t *testing.T) { t.Parallel(); shardedTreeCopy(t, by) })
 	}
 }
 

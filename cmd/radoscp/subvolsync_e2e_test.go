@@ -77,6 +77,7 @@ func TestE2ESubvolumeSync(t *testing.T) {
 	fuse := test.FuseMountACL(t)
 	for _, c := range confs(t, test.FS(t)) {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each client with subvolumes of its own
 			name := "svs" + test.UniqueName(t)[len(test.UniqueName(t))-8:]
 			src := syncSubvolume(t, c.conf, fuse, name)
 			target := name + "-mirror"

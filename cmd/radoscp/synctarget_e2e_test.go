@@ -65,6 +65,7 @@ func TestE2ESubvolumeSyncTarget(t *testing.T) {
 	fuse := test.FuseMountACL(t)
 	for _, c := range confs(t, test.FS(t)) {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // each client with subvolumes of its own
 			name := "svt" + test.UniqueName(t)[len(test.UniqueName(t))-8:]
 			src := syncSubvolume(t, c.conf, fuse, name)
 			snapPath := func(snap string) string { return filepath.Dir(src) + "/.snap/" + snap + "/" + filepath.Base(src) }
