@@ -116,8 +116,8 @@ func newRefusedFixture(t *testing.T, conf string) refusedFixture {
 // exits 2 with one line naming the bad value, and nothing changed (the
 // source byte for byte, xattrs and versions; the destinations too; no
 // object created). Normal and slow client, each case on objects of its
-// own. Then the restore the snapshot refusals advise, run as printed,
-// makes the heads the snapshot's again.
+// own, the cases side by side. And the restore the snapshot refusals
+// advise, run as printed, makes the heads the snapshot's again.
 func TestE2ERefusedCopiesWriteNothing(t *testing.T) {
 	conf := test.Conf(t)
 	snap := test.UniqueName(t)
